@@ -1,0 +1,71 @@
+# Set-up, tests and benchmarks of revlogperf. Everything it needs is
+# installed here, per Mercurial release: .venv/hg-X.Y.Z holds the release,
+# zstandard, pytest and the project; .cache/hg-X.Y.Z holds the release's own
+# tests/ (run-tests.py, hghave, killdaemons.py) and contrib/perf.py, taken
+# from its sdist.
+
+HG_VERSION ?= 7.2.4
+MATRIX ?= 6.3.3 6.6.3 6.9.5 7.2.4
+PYTHON ?= python3
+JOBS ?= 2
+# extra arguments to run-tests.py, e.g. TESTFLAGS="test-revlogperf-help.t"
+TESTFLAGS ?=
+
+VENV := .venv/hg-$(HG_VERSION)
+CACHE := .cache/hg-$(HG_VERSION)
+PY := $(abspath $(VENV))/bin/python
+HG := $(abspath $(VENV))/bin/hg
+RUNTESTS := $(abspath $(CACHE))/tests/run-tests.py
+RUN_T := cd tests && $(PY) $(RUNTESTS) --with-hg=$(HG) -j$(JOBS)
+
+.PHONY: all setup test test-unit test-t test-t-c test-t-pure test-matrix clean
+
+all: test
+
+setup: $(VENV)/.installed $(CACHE)/.fetched
+	@# the installed package loads: what users get from pip install
+	$(VENV)/bin/pip install -q --no-deps --no-build-isolation .
+	@HGRCPATH= $(HG) --config extensions.revlogperf= help revlogperf >/dev/null
+
+$(VENV)/.installed:
+	$(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/pip install -q --upgrade pip setuptools wheel
+	$(VENV)/bin/pip install -q mercurial==$(HG_VERSION) zstandard pytest hypothesis
+	touch $@
+
+$(CACHE)/.fetched: $(VENV)/.installed
+	mkdir -p $(CACHE)
+	$(VENV)/bin/pip download -q --no-deps --no-binary :all: \
+	    -d $(CACHE) mercurial==$(HG_VERSION)
+	tar -xzf $(CACHE)/mercurial-$(HG_VERSION).tar.gz -C $(CACHE) \
+	    --strip-components=1 mercurial-$(HG_VERSION)/tests \
+	    mercurial-$(HG_VERSION)/contrib
+	touch $@
+
+test: setup
+	@status=0; \
+	$(MAKE) --no-print-directory test-unit || status=1; \
+	$(MAKE) --no-print-directory test-t-c || status=1; \
+	$(MAKE) --no-print-directory test-t-pure || status=1; \
+	exit $$status
+
+test-unit:
+	$(PY) -m pytest -q tests/unit
+	HGMODULEPOLICY=py $(PY) -m pytest -q tests/unit
+
+test-t: test-t-c test-t-pure
+
+test-t-c:
+	$(RUN_T) $(TESTFLAGS)
+
+test-t-pure:
+	$(RUN_T) --pure $(TESTFLAGS)
+
+test-matrix:
+	@status=0; for v in $(MATRIX); do \
+	    echo "=== Mercurial $$v"; \
+	    $(MAKE) --no-print-directory test HG_VERSION=$$v || status=1; \
+	done; exit $$status
+
+clean:
+	rm -rf .venv .cache build *.egg-info tests/*.err

@@ -1,0 +1,95 @@
+# compat.py - what differs between the supported Mercurial releases
+#
+# Every shim names the newest release that needs it ("# hg <= X.Y"): when the
+# minimum supported release moves past X.Y, delete the shim and its callers'
+# branch.
+
+import os
+
+from mercurial import (
+    localrepo,
+    pycompat,
+    revlog,
+    util,
+)
+
+try:  # hg <= 7.0: store options are resolved in localrepo
+    from mercurial.repo import vfs_options as _vfs_options
+except ImportError:
+    _vfs_options = None
+
+if _vfs_options is not None:
+    STORE_OPTIONS_MODULE = _vfs_options
+    STORE_OPTIONS_FUNCTION = 'resolve_store_vfs_options'
+else:  # hg <= 7.0
+    STORE_OPTIONS_MODULE = localrepo
+    STORE_OPTIONS_FUNCTION = 'resolvestorevfsoptions'
+
+# The object that owns chunk decompression: its instances get the
+# revlogperf decompressor.
+if hasattr(revlog, '_InnerRevlog'):
+    DECOMPRESSION_OWNER = revlog._InnerRevlog
+else:  # hg <= 6.5
+    DECOMPRESSION_OWNER = revlog.revlog
+
+
+def chunk_file(owner):
+    """the store path of the file a revlog's chunks are read from"""
+    if hasattr(owner, 'index_file'):
+        inline, index, data = owner.inline, owner.index_file, owner.data_file
+    else:  # hg <= 6.5
+        inline, index, data = owner._inline, owner._indexfile, owner._datafile
+    return index if inline else data
+
+
+def raw_chunk(owner, rev):
+    """the bytes stored for ``rev``, compression header included"""
+    if hasattr(owner, 'get_segment_for_revs'):
+        return bytes(owner.get_segment_for_revs(rev, rev)[1])
+    return bytes(owner._getsegmentforrevs(rev, rev)[1])  # hg <= 6.5
+
+
+def _linux_fstype(path):
+    """the file system type of ``path`` from /proc/self/mountinfo, or None
+
+    Used where Mercurial's C osutil cannot tell (pure builds).
+    """
+    try:
+        with open('/proc/self/mountinfo', 'rb') as fp:
+            lines = fp.read().splitlines()
+    except OSError:
+        return None
+    path = os.path.realpath(path)
+    best, fstype = b'', None
+    for line in lines:
+        fields = line.split(b' ')
+        try:
+            mountpoint = fields[4].replace(b'\\040', b' ')
+            fs = fields[fields.index(b'-') + 1]
+        except (IndexError, ValueError):
+            continue
+        inside = path == mountpoint or path.startswith(
+            mountpoint.rstrip(b'/') + b'/'
+        )
+        if inside and len(mountpoint) >= len(best):
+            best, fstype = mountpoint, fs
+    return fstype
+
+
+def fstype(path):
+    """the file system type of a directory, or None when it can't be told"""
+    try:
+        found = util.getfstype(path)
+    except OSError:
+        return None
+    if found is None and pycompat.sysplatform.startswith(b'linux'):
+        # pure builds lack osutil.getfstype; the mount table says the same
+        found = _linux_fstype(path)
+    return found
+
+
+def core_knows_config(section, name):
+    """True when this release registers ``section.name`` itself"""
+    from mercurial import configitems
+
+    return name in configitems.coreitems.get(section, {})

@@ -1,0 +1,114 @@
+# config.py - every revlogperf config item, with its default and why
+#
+# The items are read once per repository, when its store vfs is set up, into
+# a ``Settings`` object kept in the store vfs options: revlogs find them
+# there, so two repositories in one process each follow their own
+# configuration, and nothing is re-read on a read path.
+
+from mercurial.i18n import _
+from mercurial import (
+    error,
+    exthelper,
+)
+
+from . import compat
+
+eh = exthelper.exthelper()
+
+# Revlog indexes of at least this many bytes are mmapped instead of read
+# whole. The default is core's own since 6.9 (1 MB): below it, reading the
+# file costs less than setting up the map. ``off`` disables index mmap.
+# ``experimental.mmapindexthreshold`` is the historical name (hg <= 6.8
+# honoured it; later releases ignore it) and keeps working on every release.
+eh.configitem(
+    b'revlogperf',
+    b'mmap-index-threshold',
+    default=b'1 MB',
+    alias=[(b'experimental', b'mmapindexthreshold')],
+)
+
+# Large filelogs exist (a file changed in 100k revisions has a 6.4 MB
+# index), but core never mmaps them. On by default, so that every revlog
+# follows the one threshold.
+eh.configitem(b'revlogperf', b'mmap-filelogs', default=True)
+
+# Say which index files get mmapped. Off by default: it is for diagnosis.
+eh.configitem(b'revlogperf', b'trace-mmap', default=False)
+
+# Decompress chunks through revlogperf's per-revlog dispatcher. On by
+# default: it returns exactly what core returns, and is faster for zstd.
+eh.configitem(b'revlogperf', b'fast-decompress', default=True)
+
+# hg <= 6.8 does not know core's own mmap options; revlogperf honours them
+# on every release, so register them where core does not.
+if not compat.core_knows_config(b'storage', b'revlog.mmap.index'):
+    eh.configitem(b'storage', b'revlog.mmap.index', default=True)
+    eh.configitem(
+        b'storage', b'revlog.mmap.index:size-threshold', default=b'1 MB'
+    )
+
+OPTIONS_KEY = b'revlogperf'
+"""where a repository's ``Settings`` live in its store vfs options"""
+
+_OFF = {b'off', b'no', b'false', b'never', b'none'}
+
+
+class Settings:
+    """one repository's revlogperf settings, read once when it is opened"""
+
+    def __init__(self, ui):
+        self.ui = ui
+        self.index_threshold = _mmap_index_threshold(ui)
+        self.mmap_filelogs = ui.configbool(b'revlogperf', b'mmap-filelogs')
+        self.trace_mmap = ui.configbool(b'revlogperf', b'trace-mmap')
+        self.fast_decompress = ui.configbool(b'revlogperf', b'fast-decompress')
+        self._mmap_safe = {}
+
+    def mmap_safe(self, vfs):
+        """may files under this vfs be mmapped? (never on NFS)"""
+        base = vfs.base
+        safe = self._mmap_safe.get(base)
+        if safe is None:
+            fstype = compat.fstype(base)
+            safe = fstype is not None and not fstype.startswith(b'nfs')
+            self._mmap_safe[base] = safe
+        return safe
+
+
+def _mmap_index_threshold(ui):
+    """the index mmap threshold in bytes, or None for no index mmap
+
+    Core's own options, where the user set them, are never overridden:
+    ``storage.revlog.mmap.index = no`` turns index mmap off and
+    ``storage.revlog.mmap.index:size-threshold`` sets the threshold. Then
+    comes ``revlogperf.mmap-index-threshold`` (or its historical alias),
+    then the default.
+    """
+    if ui.hasconfig(b'storage', b'revlog.mmap.index'):
+        if not ui.configbool(b'storage', b'revlog.mmap.index', True):
+            return None
+    if ui.hasconfig(b'storage', b'revlog.mmap.index:size-threshold'):
+        return ui.configbytes(b'storage', b'revlog.mmap.index:size-threshold')
+    value = ui.config(b'revlogperf', b'mmap-index-threshold')
+    if value is None or value.strip().lower() in _OFF:
+        return None
+    threshold = ui.configbytes(b'revlogperf', b'mmap-index-threshold')
+    if threshold < 0:
+        raise error.ConfigError(
+            _(b"revlogperf.mmap-index-threshold must not be negative ('%s')")
+            % value,
+            hint=_(b"use a size such as '4k' or '1 MB', or 'off'"),
+        )
+    return threshold
+
+
+@eh.wrapfunction(compat.STORE_OPTIONS_MODULE, compat.STORE_OPTIONS_FUNCTION)
+def _store_options(orig, ui, requirements, features):
+    options = orig(ui, requirements, features)
+    options[OPTIONS_KEY] = Settings(ui)
+    return options
+
+
+def settings(vfs):
+    """the revlogperf ``Settings`` of the repository owning ``vfs``, or None"""
+    return vfs.options.get(OPTIONS_KEY)

@@ -1,0 +1,66 @@
+revlogperf loads from the source tree, documents itself and says its version
+=============================================================================
+
+  $ . "$TESTDIR/testlib/revlogperf.sh"
+
+The extension's help is its module docstring
+
+  $ hg help -e revlogperf
+  revlogperf extension - faster, leaner revlog reads, and commands to measure
+  them
+  
+  revlogperf changes how Mercurial reads revlogs (the files under .hg/store that
+  hold every revision), never what it reads, and gives the same options on every
+  supported Mercurial release.
+  
+  Index mmap
+  ----------
+  
+  A revlog index of at least "revlogperf.mmap-index-threshold" bytes is mmapped
+  instead of read whole, for the changelog, the manifest and, unless
+  "revlogperf.mmap-filelogs" is off, filelogs. Opening a large revlog then costs
+  almost nothing. The historical name "experimental.mmapindexthreshold" works as
+  an alias on every release. Mercurial's own "storage.revlog.mmap.index" and
+  "storage.revlog.mmap.index:size-threshold" win where you set them. Nothing is
+  mmapped on NFS:
+  
+    [revlogperf]
+    # a byte quantity, or "off" (default: 1 MB, as core 6.9+)
+    mmap-index-threshold = 4k
+    # also mmap large filelog indexes (default: yes)
+    mmap-filelogs = yes
+    # print "mmapping <file>" for every index mmapped (default: no)
+    trace-mmap = no
+  
+  Decompression
+  -------------
+  
+  Each revlog decompresses its chunks through one dispatcher, set up when the
+  revlog is opened: zlib, zstd, stored and uncompressed chunks inline, any other
+  compression engine looked up once. zstd chunks are decompressed in one call
+  instead of streamed. Where Mercurial has no zstd module of its own (pure
+  builds), the "zstandard" package opens zstd repositories. A damaged chunk is
+  reported with its file, revision and header:
+  
+    [revlogperf]
+    # set to "no" to run Mercurial's own decompression (default: yes)
+    fast-decompress = yes
+  
+  no commands defined
+
+The extension is listed, as an external one, with its version
+
+  $ hg version -v | grep revlogperf
+    revlogperf  external  0.1.0
+  $ hg version -v -T '{extensions % "{name} {ver} {if(bundled, "bundled", "external")}\n"}' | grep revlogperf
+  revlogperf 0.1.0 external
+
+Loading it changes nothing for a plain repository
+
+  $ hg init repo
+  $ cd repo
+  $ echo a > a
+  $ hg commit -qAm a
+  $ hg log -T '{rev}:{node|short} {desc}\n'
+  0:cb9a9f314b8b a
+  $ hg verify -q
