@@ -7,7 +7,8 @@ mmap revlog indexes at or above a size threshold
   > trace-mmap = yes
   > EOF
 
-A repository of 101 changesets: its changelog index is 6464 bytes
+A repository of 101 changesets: its changelog index is 6464 bytes (more where
+the changelog is inline, hg <= 6.6)
 
   $ hg init a
   $ cd a
@@ -19,7 +20,8 @@ A repository of 101 changesets: its changelog index is 6464 bytes
   >   hg commit -qm $i
   > done
   $ f -s .hg/store/00changelog.i
-  .hg/store/00changelog.i: size=6464
+  .hg/store/00changelog.i: size=6464 (no-inline-changelog !)
+  .hg/store/00changelog.i: size=12114 (inline-changelog !)
 
 The default threshold (1 MB) leaves it alone
 

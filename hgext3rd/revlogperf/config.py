@@ -5,6 +5,8 @@
 # there, so two repositories in one process each follow their own
 # configuration, and nothing is re-read on a read path.
 
+import os
+
 from mercurial.i18n import _
 from mercurial import (
     error,
@@ -64,14 +66,14 @@ class Settings:
         self.fast_decompress = ui.configbool(b'revlogperf', b'fast-decompress')
         self._mmap_safe = {}
 
-    def mmap_safe(self, vfs):
-        """may files under this vfs be mmapped? (never on NFS)"""
-        base = vfs.base
-        safe = self._mmap_safe.get(base)
+    def mmap_safe(self, path):
+        """may the file at ``path`` be mmapped? (never on NFS)"""
+        directory = os.path.dirname(path)
+        safe = self._mmap_safe.get(directory)
         if safe is None:
-            fstype = compat.fstype(base)
+            fstype = compat.fstype(directory)
             safe = fstype is not None and not fstype.startswith(b'nfs')
-            self._mmap_safe[base] = safe
+            self._mmap_safe[directory] = safe
         return safe
 
 

@@ -29,13 +29,14 @@ eh = exthelper.exthelper()
 ZSTD_HEADER = b'('
 
 
-@eh.uisetup
+@eh.extsetup
 def _zstd_everywhere(ui):
     """give the zstd engine the ``zstandard`` package where core has none
 
     Pure builds and builds without the vendored ``mercurial.zstd`` (or a
     7.2 ``HGZSTDPOLICY`` that finds none) cannot open zstd repositories. A
-    working core engine is never replaced.
+    working core engine is never replaced. In extsetup, so that it sees what
+    every extension's uisetup left.
     """
     engine = util.compengines[b'zstd']
     if engine.available():
@@ -75,7 +76,9 @@ def make_dispatcher(owner):
             try:
                 engine = util.compengines.forrevlogheader(header)
             except KeyError:
-                raise _chunk_error(owner_ref(), data, _(b'unknown header'))
+                raise _chunk_error(
+                    owner_ref(), data, _(b'unknown compression type')
+                )
             decompress = engine.revlogcompressor().decompress
             engines[header] = decompress
         try:

@@ -38,12 +38,14 @@ def _get_data(orig, rl, filepath, mmap_threshold, size=None):
     try:
         with opener(filepath) as fp:
             file_size = opener.fstat(fp).st_size
-            if file_size >= threshold and settings.mmap_safe(opener):
-                _trace(settings, opener.join(filepath))
-                if size is not None:
-                    # never map past the end of the file: SIGBUS
-                    size = min(size, file_size)
-                return util.buffer(util.mmapread(fp, size))
+            if file_size >= threshold:
+                path = opener.join(filepath)
+                if settings.mmap_safe(path):
+                    _trace(settings, path)
+                    if size is not None:
+                        # never map past the end of the file: SIGBUS
+                        size = min(size, file_size)
+                    return util.buffer(util.mmapread(fp, size))
             return fp.read() if size is None else fp.read(size)
     except FileNotFoundError:
         return b''

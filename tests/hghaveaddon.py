@@ -1,0 +1,18 @@
+# features of the Mercurial under test that revlogperf's .t tests depend on
+import re
+import subprocess
+
+import hghave
+
+
+def _hgversion():
+    """(major, minor) of the hg under test (hghave may not import it)"""
+    out = subprocess.run(
+        ['hg', '--version', '--quiet'], stdout=subprocess.PIPE, check=True
+    ).stdout
+    return tuple(int(n) for n in re.search(rb'(\d+)\.(\d+)', out).groups())
+
+
+@hghave.check("inline-changelog", "changelog stored inline (hg <= 6.6)")
+def has_inline_changelog():
+    return _hgversion() < (6, 7)
