@@ -10,6 +10,10 @@ PYTHON ?= python3
 JOBS ?= 2
 # extra arguments to run-tests.py, e.g. TESTFLAGS="test-revlogperf-help.t"
 TESTFLAGS ?=
+# make bench: your own repository (read only), or a generated sample
+REPO ?=
+SAMPLE_CHANGESETS ?= 20000
+ROUNDS ?= 5
 
 VENV := .venv/hg-$(HG_VERSION)
 CACHE := .cache/hg-$(HG_VERSION)
@@ -18,7 +22,10 @@ HG := $(abspath $(VENV))/bin/hg
 RUNTESTS := $(abspath $(CACHE))/tests/run-tests.py
 RUN_T := cd tests && $(PY) $(RUNTESTS) --with-hg=$(HG) -j$(JOBS)
 
-.PHONY: all setup test test-unit test-t test-t-c test-t-pure test-matrix clean
+SAMPLE := .cache/sample-$(SAMPLE_CHANGESETS)-hg$(HG_VERSION)
+BENCH_REPO := $(or $(REPO),$(SAMPLE))
+
+.PHONY: all bench setup test test-unit test-t test-t-c test-t-pure test-matrix clean
 
 all: test
 
@@ -40,6 +47,17 @@ $(CACHE)/.fetched: $(VENV)/.installed
 	tar -xzf $(CACHE)/mercurial-$(HG_VERSION).tar.gz -C $(CACHE) \
 	    --strip-components=1 mercurial-$(HG_VERSION)/tests \
 	    mercurial-$(HG_VERSION)/contrib
+	touch $@
+
+bench: setup $(if $(REPO),,$(SAMPLE).built)
+	mkdir -p bench-results
+	$(PY) contrib/bench.py $(BENCH_REPO) --rounds $(ROUNDS) \
+	    --json bench-results/bench-hg$(HG_VERSION).json
+
+$(SAMPLE).built: | $(VENV)/.installed
+	rm -rf $(SAMPLE)
+	$(PY) contrib/mkrepo.py $(SAMPLE) --changesets $(SAMPLE_CHANGESETS) \
+	    --large-filelog
 	touch $@
 
 test: setup

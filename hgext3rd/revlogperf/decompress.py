@@ -87,24 +87,28 @@ def make_dispatcher(owner):
             raise _chunk_error(owner_ref(), data, exc.args[0])
 
     def decompress(data):
-        header = data[0:1]
-        if header == b'x':
+        # compare the header as an int: no one-byte slice to allocate
+        try:
+            header = data[0]
+        except IndexError:
+            return data
+        if header == 0x78:  # x: zlib
             try:
                 return zlib_decompress(data)
             except zlib_error as exc:
                 raise _chunk_error(owner_ref(), data, exc)
-        if header == ZSTD_HEADER and zstd_oneshot is not None:
+        if header == 0x28 and zstd_oneshot is not None:  # (: zstd
             try:
                 return zstd_oneshot(data)
             except Exception:
                 # frames written without a content size (core streams
                 # chunks over 1 MB), or damage: the engine tells which
-                return by_engine(header, data)
-        if header == b'\0' or not header:
+                return by_engine(ZSTD_HEADER, data)
+        if header == 0x00:  # stored as is
             return data
-        if header == b'u':
+        if header == 0x75:  # u: uncompressed, header dropped
             return buffer(data, 1)
-        return by_engine(header, data)
+        return by_engine(bytes(data[0:1]), data)
 
     return decompress
 

@@ -1,0 +1,156 @@
+#!/usr/bin/env python3
+"""Mercurial alone versus Mercurial + revlogperf, side by side
+
+    bench.py REPO [--rounds N] [--json FILE]
+
+Each round runs one child process per configuration, alternating, so that a
+noisy machine hits both alike. A child opens REPO (read-only) and times the
+seed tasks on the changelog — open (the revlog object), index (open, read
+every entry), tip (open, read the tip's text), sample (open, read 500 random
+revisions in forward order), each 50 iterations, min of 3 — then one
+decompression of every changelog chunk and one read of every changelog
+revision. ``hg log -l 5`` is timed as a whole process. The table gives the
+median over rounds of each figure and the ratio revlogperf / Mercurial
+(below 1.00 is faster).
+"""
+
+import argparse
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+EXTENSION = os.path.join(HERE, '..', 'hgext3rd', 'revlogperf')
+CONFIGS = ('Mercurial', '+revlogperf')
+TASKS = ('open', 'index', 'tip', 'sample', 'decompress', 'read all',
+         'hg log -l 5')
+
+
+def child(repo_path, with_extension):
+    """run every task in this process; print the figures as JSON"""
+    from mercurial import extensions, hg, revlog, ui as uimod
+    from mercurial.revlogutils import constants
+
+    ui = uimod.ui.load()
+    ui.setconfig(b'devel', b'all-warnings', b'no')
+    if with_extension:
+        ui.setconfig(b'extensions', b'revlogperf', EXTENSION.encode())
+        extensions.loadall(ui)
+    repo = hg.repository(ui, repo_path.encode())
+    svfs = repo.svfs
+
+    def opencl():
+        return revlog.revlog(
+            svfs, target=(constants.KIND_CHANGELOG, None),
+            radix=b'00changelog', mmaplargeindex=True)
+
+    rl = opencl()
+    tip = len(rl) - 1
+    sample = sorted(random.Random(0).sample(range(len(rl)), min(500, len(rl))))
+
+    def t_open():
+        opencl()
+
+    def t_index():
+        r = opencl()
+        index = r.index
+        for i in range(len(r)):
+            index[i]
+
+    def t_tip():
+        opencl().revision(tip)
+
+    def t_sample():
+        r = opencl()
+        for i in sample:
+            r.revision(i)
+
+    def best(fn, number=50, repeat=3):
+        times = []
+        for _ in range(repeat):
+            start = time.perf_counter()
+            for _ in range(number):
+                fn()
+            times.append(time.perf_counter() - start)
+        return min(times)
+
+    out = {
+        'open': best(t_open),
+        'index': best(t_index, number=5),
+        'tip': best(t_tip),
+        'sample': best(t_sample, number=5),
+    }
+    owner = getattr(rl, '_inner', rl)
+    segment = getattr(owner, 'get_segment_for_revs', None) or (
+        owner._getsegmentforrevs)
+    chunks = [bytes(segment(i, i)[1]) for i in range(len(rl))]
+    decompress = owner.decompress
+    start = time.perf_counter()
+    for c in chunks:
+        decompress(c)
+    out['decompress'] = time.perf_counter() - start
+    r = opencl()
+    start = time.perf_counter()
+    for i in range(len(r)):
+        r.revision(i)
+    out['read all'] = time.perf_counter() - start
+    json.dump(out, sys.stdout)
+
+
+def hg_log(hg, repo, with_extension):
+    cmd = [hg, '-R', repo, 'log', '-l', '5', '-T', '{rev}\n']
+    if with_extension:
+        cmd += ['--config', 'extensions.revlogperf=' + EXTENSION]
+    start = time.perf_counter()
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL,
+                   env=dict(os.environ, HGRCPATH=''))
+    return time.perf_counter() - start
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('repo')
+    ap.add_argument('--rounds', type=int, default=5)
+    ap.add_argument('--json', help='write the raw figures here')
+    ap.add_argument('--child', choices=CONFIGS, help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    if args.child:
+        return child(args.repo, args.child == '+revlogperf')
+
+    hg = os.path.join(os.path.dirname(sys.executable), 'hg')
+    env = dict(os.environ, HGRCPATH='')
+    raw = {c: {t: [] for t in TASKS} for c in CONFIGS}
+    for n in range(args.rounds):
+        for config in (CONFIGS if n % 2 == 0 else CONFIGS[::-1]):
+            sys.stderr.write('\rround %d/%d: %-12s' % (n + 1, args.rounds,
+                                                       config))
+            sys.stderr.flush()
+            out = subprocess.run(
+                [sys.executable, __file__, args.repo, '--child', config],
+                check=True, stdout=subprocess.PIPE, env=env).stdout
+            for task, value in json.loads(out).items():
+                raw[config][task].append(value)
+            raw[config]['hg log -l 5'].append(
+                hg_log(hg, args.repo, config == '+revlogperf'))
+    sys.stderr.write('\r' + ' ' * 40 + '\r')
+
+    from mercurial import util
+
+    print('%s, Mercurial %s, %d rounds (median, ms)' % (
+        args.repo, util.version().decode(), args.rounds))
+    print('%-12s %12s %12s %7s' % ('task', *CONFIGS, 'ratio'))
+    for task in TASKS:
+        a, b = (statistics.median(raw[c][task]) for c in CONFIGS)
+        print('%-12s %12.2f %12.2f %7.2f' % (task, a * 1e3, b * 1e3, b / a))
+    if args.json:
+        with open(args.json, 'w') as fp:
+            json.dump({'repo': args.repo, 'mercurial': util.version().decode(),
+                       'rounds': args.rounds, 'seconds': raw}, fp, indent=1)
+
+
+if __name__ == '__main__':
+    main()
