@@ -46,7 +46,35 @@ The extension's help is its module docstring
     # set to "no" to run Mercurial's own decompression (default: yes)
     fast-decompress = yes
   
-  no commands defined
+  Measuring
+  ---------
+  
+  The "perf::revlog-*" commands time the four revlog read tasks of the
+  historical benchmarks (open, index, tip, sample), chunk decompression and
+  index memory, on the changelog (-c), the manifest (-m) or a file, and print
+  what "contrib/perf.py" prints, honouring its "[perf]" settings ("run-limits",
+  "presleep", "all-timing", "stub"). Both extensions load together. "hg
+  perf::revlog-suite --compare SETTINGS" compares settings side by side in one
+  process.
+  
+  list of commands:
+  
+   perf::revlog-decompress
+                 time reading and decompressing every chunk of a revlog
+   perf::revlog-index
+                 time opening a revlog and reading every index entry
+                 ("readindex")
+   perf::revlog-open
+                 time opening a revlog (seed task "openclose")
+   perf::revlog-sample
+                 time opening a revlog and reading random revisions ("readdata")
+   perf::revlog-suite
+                 run the seed's four tasks, under one or more settings, as a
+                 table
+   perf::revlog-tip
+                 time opening a revlog and reading its tip's text ("readtip")
+  
+  (use 'hg help -v revlogperf' to show built-in aliases and global options)
 
 The extension is listed, as an external one, with its version
 

@@ -40,6 +40,17 @@ chunk is reported with its file, revision and header::
   [revlogperf]
   # set to "no" to run Mercurial's own decompression (default: yes)
   fast-decompress = yes
+
+Measuring
+---------
+
+The ``perf::revlog-*`` commands time the four revlog read tasks of the
+historical benchmarks (open, index, tip, sample), chunk decompression and
+index memory, on the changelog (-c), the manifest (-m) or a file, and print
+what ``contrib/perf.py`` prints, honouring its ``[perf]`` settings
+(``run-limits``, ``presleep``, ``all-timing``, ``stub``). Both extensions
+load together. ``hg perf::revlog-suite --compare SETTINGS`` compares
+settings side by side in one process.
 """
 
 from mercurial import exthelper
@@ -50,6 +61,7 @@ from . import (
     metadata,
     mmapindex,
 )
+from .perf import commands as perfcommands
 
 __version__ = metadata.__version__
 testedwith = metadata.testedwith
@@ -60,6 +72,7 @@ eh = exthelper.exthelper()
 eh.merge(config.eh)
 eh.merge(mmapindex.eh)
 eh.merge(decompress.eh)
+eh.merge(perfcommands.eh)
 
 cmdtable = eh.cmdtable
 configtable = eh.configtable

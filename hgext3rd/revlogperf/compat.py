@@ -4,6 +4,7 @@
 # minimum supported release moves past X.Y, delete the shim and its callers'
 # branch.
 
+import inspect
 import os
 
 from mercurial import (
@@ -12,6 +13,11 @@ from mercurial import (
     revlog,
     util,
 )
+
+try:  # hg <= 7.1: hg.repository (deprecated in 7.2)
+    from mercurial.repo.factory import repository
+except ImportError:
+    from mercurial.hg import repository  # noqa: F401
 
 try:  # hg <= 7.0: store options are resolved in localrepo
     from mercurial.repo import vfs_options as _vfs_options
@@ -93,3 +99,29 @@ def core_knows_config(section, name):
     from mercurial import configitems
 
     return name in configitems.coreitems.get(section, {})
+
+
+def chunk_reader(rl):
+    """(chunk, chunks, reading) of a revlog: one chunk, many, open files"""
+    owner = getattr(rl, '_inner', rl)  # hg <= 6.5: on the revlog itself
+    return owner._chunk, owner._chunks, rl.reading
+
+
+# hg <= 6.9 has no ``writable`` argument; 7.2 requires it for filelogs
+_REVLOG_TAKES_WRITABLE = (
+    'writable' in inspect.signature(revlog.revlog.__init__).parameters
+)
+
+
+def open_revlog(opener, target, radix, mmaplargeindex):
+    """a new, read-only revlog object"""
+    kwargs = {}
+    if _REVLOG_TAKES_WRITABLE:
+        kwargs['writable'] = False
+    return revlog.revlog(
+        opener,
+        target=target,
+        radix=radix,
+        mmaplargeindex=mmaplargeindex,
+        **kwargs,
+    )

@@ -1,0 +1,1 @@
+# perf - hg perf::revlog-* commands: revlog reads, measured as perf.py does

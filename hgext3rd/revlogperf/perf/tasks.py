@@ -1,0 +1,111 @@
+# tasks.py - the revlog read tasks that the perf commands time
+#
+# Seed 000 measured a revlog reader with four tasks, each on a revlog opened
+# anew as a starting process would: open it, read every index entry, read
+# the tip's text, read 500 random revisions in forward order.
+
+import random
+import tracemalloc
+
+from mercurial.revlogutils import constants
+
+from .. import compat
+
+SAMPLE_SIZE = 500
+
+
+def reopener(rl):
+    """a function opening ``rl`` anew, with the options its repository gives"""
+    # core opens changelog and manifest with mmaplargeindex, never filelogs
+    mmaplargeindex = rl.target[0] in (
+        constants.KIND_CHANGELOG,
+        constants.KIND_MANIFESTLOG,
+    )
+
+    def open_revlog():
+        return compat.open_revlog(
+            rl.opener, rl.target, rl.radix, mmaplargeindex
+        )
+
+    return open_revlog
+
+
+def sample_revisions(length, count=SAMPLE_SIZE, seed=0):
+    """``count`` random revisions out of ``length``, in forward order"""
+    count = min(count, length)
+    return sorted(random.Random(seed).sample(range(length), count))
+
+
+def seed_tasks(rl, count=SAMPLE_SIZE, seed=0):
+    """the seed's four tasks, as (name, function) pairs"""
+    open_revlog = reopener(rl)
+    tip = len(rl) - 1
+    sample = sample_revisions(len(rl), count, seed)
+
+    def open_():
+        open_revlog()
+
+    def index():
+        opened = open_revlog()
+        entries = opened.index
+        for rev in range(len(opened)):
+            entries[rev]
+
+    def tip_():
+        open_revlog().revision(tip)
+
+    def sample_():
+        opened = open_revlog()
+        revision = opened.revision
+        for rev in sample:
+            revision(rev)
+
+    return [
+        (b'open', open_),
+        (b'index', index),
+        (b'tip', tip_),
+        (b'sample', sample_),
+    ]
+
+
+def chunk_tasks(rl):
+    """decompress every chunk one by one, and all of them in one batch"""
+    revs = list(range(len(rl)))
+
+    def one_by_one():
+        rl.clearcaches()
+        chunk, _chunks, reading = compat.chunk_reader(rl)
+        with reading():
+            for rev in revs:
+                chunk(rev)
+
+    def batch():
+        rl.clearcaches()
+        _chunk, chunks, reading = compat.chunk_reader(rl)
+        with reading():
+            chunks(revs)
+
+    return [(b'chunk', one_by_one), (b'chunk batch', batch)]
+
+
+def index_memory(rl):
+    """(peak, retained) bytes Python allocates to read every index entry
+
+    Seed 002: an index that caches each entry it hands out costs about 200
+    bytes per entry; one that builds entries on demand retains nothing.
+    """
+    opened = reopener(rl)()
+    entries = opened.index
+    started = tracemalloc.is_tracing()
+    if not started:
+        tracemalloc.start()
+    try:
+        tracemalloc.reset_peak()
+        base = tracemalloc.get_traced_memory()[0]
+        for rev in range(len(opened)):
+            entries[rev]
+        current, peak = tracemalloc.get_traced_memory()
+    finally:
+        if not started:
+            tracemalloc.stop()
+    return peak - base, current - base

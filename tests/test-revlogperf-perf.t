@@ -1,0 +1,156 @@
+hg perf::revlog-* commands
+==========================
+
+  $ . "$TESTDIR/testlib/revlogperf.sh"
+  $ cat >> $HGRCPATH << EOF
+  > [perf]
+  > stub = yes
+  > presleep = 0
+  > EOF
+
+  $ hg init repo
+  $ cd repo
+  $ for i in `seq 1 20`; do
+  >   echo "line $i" >> file
+  >   hg commit -qAm "change $i"
+  > done
+
+The commands are listed with perf.py's "perf::" prefix
+
+  $ hg help -e revlogperf | grep -A7 '^list of commands'
+  list of commands:
+  
+   perf::revlog-decompress
+                 time reading and decompressing every chunk of a revlog
+   perf::revlog-index
+                 time opening a revlog and reading every index entry
+                 ("readindex")
+   perf::revlog-open
+  $ hg help -e revlogperf | grep -A3 'perf::revlog-open$'
+   perf::revlog-open
+                 time opening a revlog (seed task "openclose")
+   perf::revlog-sample
+                 time opening a revlog and reading random revisions ("readdata")
+
+Every command runs once under perf.stub, on the changelog, the manifest and a
+filelog
+
+  $ for cmd in open index tip sample decompress; do
+  >   for target in -c -m file; do
+  >     hg perf::revlog-$cmd $target || echo "$cmd $target failed"
+  >   done
+  > done
+  $ hg perf::revlog-index -c --memory
+  ! memory
+  ! peak \d+ bytes, retained \d+ bytes, 20 entries, [0-9.]+ bytes per entry (re)
+  $ hg perf::revlog-sample -c --count 5 --seed 3
+
+Timings, as contrib/perf.py prints them (on stderr)
+
+  $ hg perf::revlog-tip -c --config perf.stub=no --config perf.run-limits=0.01-2 \
+  >   --config perf.all-timing=no 2>/dev/null
+  $ hg perf::revlog-tip -c --config perf.stub=no --config perf.run-limits=0.01-2 \
+  >   --config perf.all-timing=no
+  ! wall [0-9.]+ comb [0-9.]+ user [0-9.]+ sys [0-9.]+ \(best of \d+\) (re)
+  $ hg perf::revlog-decompress -m --config perf.stub=no \
+  >   --config perf.run-limits=0.01-2
+  ! chunk
+  ! wall [0-9.]+ comb [0-9.]+ user [0-9.]+ sys [0-9.]+ \(best of \d+\) (re)
+  ! wall [0-9.]+ comb [0-9.]+ user [0-9.]+ sys [0-9.]+ \(max of \d+\) (re)
+  ! wall [0-9.]+ comb [0-9.]+ user [0-9.]+ sys [0-9.]+ \(avg of \d+\) (re)
+  ! wall [0-9.]+ comb [0-9.]+ user [0-9.]+ sys [0-9.]+ \(median of \d+\) (re)
+  ! chunk batch
+  ! wall [0-9.]+ comb [0-9.]+ user [0-9.]+ sys [0-9.]+ \(best of \d+\) (re)
+  ! wall [0-9.]+ comb [0-9.]+ user [0-9.]+ sys [0-9.]+ \(max of \d+\) (re)
+  ! wall [0-9.]+ comb [0-9.]+ user [0-9.]+ sys [0-9.]+ \(avg of \d+\) (re)
+  ! wall [0-9.]+ comb [0-9.]+ user [0-9.]+ sys [0-9.]+ \(median of \d+\) (re)
+
+-T json
+
+  $ hg perf::revlog-open -c --config perf.stub=no --config perf.run-limits=0.01-2 \
+  >   --config perf.all-timing=no -T json 2>&1 | sed -E 's/[0-9]+\.[0-9e-]+/N/'
+  [
+   {
+    "comb": N,
+    "count": \d+, (re)
+    "sys": *, (glob)
+    "user": *, (glob)
+    "wall": * (glob)
+   }
+  ]
+  $ hg perf::revlog-index -c --memory -T json
+  [
+   {
+    "entries": 20,
+    "peak": \d+, (re)
+    "perentry": [0-9.]+, (re)
+    "retained": \d+, (re)
+    "title": "memory"
+   }
+  ]
+
+The suite, and a comparison of settings
+
+  $ hg perf::revlog-suite -c
+  median of 1 rounds, best of 1 x 1 runs, ms
+  task      current
+  open      \s*[0-9.]+ (re)
+  index     \s*[0-9.]+ (re)
+  tip       \s*[0-9.]+ (re)
+  sample    \s*[0-9.]+ (re)
+  $ hg perf::revlog-suite -m --compare 'revlogperf.mmap-index-threshold=0' \
+  >   --compare 'revlogperf.fast-decompress=no revlogperf.mmap-filelogs=no'
+  median of 1 rounds, best of 1 x 1 runs, ms
+  task      current  revlogperf.mmap-index-threshold=0  revlogperf.fast-decompress=no revlogperf.mmap-filelogs=no
+  open      \s*[0-9.]+ \s*[0-9.]+ \([0-9.]+\) \s*[0-9.]+ \([0-9.]+\) (re)
+  index     \s*[0-9.]+ \s*[0-9.]+ \([0-9.]+\) \s*[0-9.]+ \([0-9.]+\) (re)
+  tip       \s*[0-9.]+ \s*[0-9.]+ \([0-9.]+\) \s*[0-9.]+ \([0-9.]+\) (re)
+  sample    \s*[0-9.]+ \s*[0-9.]+ \([0-9.]+\) \s*[0-9.]+ \([0-9.]+\) (re)
+
+The settings reach the reopened repository: tracing shows the mmap
+
+  $ hg perf::revlog-suite -c --compare 'revlogperf.mmap-index-threshold=0 revlogperf.trace-mmap=yes' 2>&1 | grep mmapping | sort -u
+  mmapping $TESTTMP/repo/.hg/store/00changelog.i
+
+  $ hg perf::revlog-suite -c -T json | "$PYTHON" -c '
+  > import json, sys
+  > rows = json.load(sys.stdin)
+  > print([r["task"] for r in rows], [r["settings"] for r in rows][0], [r["ratio"] for r in rows][0])'
+  ['open', 'index', 'tip', 'sample'] ['current'] [1.0]
+
+Both perf extensions load together: no name collides
+
+  $ hg perf::revlog-tip -c --config extensions.perf="$RUNTESTDIR/../contrib/perf.py"
+  $ hg perfrevlogindex -c --config extensions.perf="$RUNTESTDIR/../contrib/perf.py" > /dev/null 2>&1
+
+Bad arguments
+-------------
+
+  $ hg perf::revlog-tip -c -m
+  abort: cannot specify --changelog and --manifest at the same time
+  [10]
+  $ hg perf::revlog-tip no-such-file
+  abort: revlog 'no-such-file' not found
+  [10]
+  $ hg perf::revlog-tip > usage 2>&1
+  [10]
+  $ head -2 usage
+  hg perf::revlog-tip: invalid arguments
+  hg perf::revlog-tip [-c|-m|FILE]
+  $ hg perf::revlog-sample -c --count 0
+  abort: --count must be at least 1
+  [10]
+  $ hg perf::revlog-suite -c --compare nonsense
+  abort: --compare: expected section.name=value, got 'nonsense'
+  [10]
+  $ hg perf::revlog-suite -c --rounds 0
+  abort: --rounds must be at least 1
+  [10]
+  $ hg perf::revlog-open -c --config perf.presleep=soon --config perf.stub=no
+  config error: perf.presleep is not an integer ('soon')
+  [30]
+  $ cd ..
+  $ hg init empty
+  $ hg -R empty perf::revlog-open -c
+  abort: perf::revlog-open: the repository is empty, there is nothing to measure
+  [255]
