@@ -37,6 +37,7 @@ VERBS = [b'fix', b'add', b'remove', b'refactor', b'speed up', b'document',
 NOUNS = [b'parser', b'index', b'cache', b'revlog reader', b'config loader',
          b'error message', b'changelog', b'manifest walk', b'hook', b'lock']
 LARGE_FILELOG = b'ChangeLog'
+BATCH = 1000
 
 
 def parse_args(argv):
@@ -98,29 +99,40 @@ def build(args, ui=None):
     progress = ui.makeprogress(b'committing', unit=b'changesets',
                                total=args.changesets)
     p1 = repo.nullid
-    with repo.wlock(), repo.lock(), repo.transaction(b'mkrepo'):
-        if args.legacy_changelog:
-            repo.changelog._storedeltachains = True
-        for i in range(args.changesets):
-            if i == 0:
-                changed = {p: b''.join(tree.lines[p]) for p in tree.paths}
-            else:
-                paths = rng.sample(tree.paths, rng.randrange(1, 4))
-                if args.large_filelog:
-                    paths.append(LARGE_FILELOG)
-                changed = {p: tree.edit(p) for p in paths}
-
-            def filectx(repo, mctx, path, changed=changed):
-                return context.memfilectx(repo, mctx, path, changed[path])
-
-            ctx = context.memctx(
-                repo, (p1, repo.nullid), message(rng), sorted(changed),
-                filectx, user=rng.choice(AUTHORS),
-                date=(1500000000 + i * 600 + rng.randrange(600), 0))
-            p1 = ctx.commit()
-            progress.increment()
+    with repo.wlock(), repo.lock():
+        for start in range(0, args.changesets, BATCH):
+            # one transaction per batch: the changelog's delayed writes
+            # stay small
+            with repo.transaction(b'mkrepo'):
+                if args.legacy_changelog:
+                    repo.changelog._storedeltachains = True
+                stop = min(start + BATCH, args.changesets)
+                p1 = commit_batch(repo, rng, tree, args, p1, start, stop,
+                                  progress)
     progress.complete()
     return repo
+
+
+def commit_batch(repo, rng, tree, args, p1, start, stop, progress):
+    for i in range(start, stop):
+        if i == 0:
+            changed = {p: b''.join(tree.lines[p]) for p in tree.paths}
+        else:
+            paths = rng.sample(tree.paths, rng.randrange(1, 4))
+            if args.large_filelog:
+                paths.append(LARGE_FILELOG)
+            changed = {p: tree.edit(p) for p in paths}
+
+        def filectx(repo, mctx, path, changed=changed):
+            return context.memfilectx(repo, mctx, path, changed[path])
+
+        ctx = context.memctx(
+            repo, (p1, repo.nullid), message(rng), sorted(changed),
+            filectx, user=rng.choice(AUTHORS),
+            date=(1500000000 + i * 600 + rng.randrange(600), 0))
+        p1 = ctx.commit()
+        progress.increment()
+    return p1
 
 
 def main(argv=None):
