@@ -60,6 +60,7 @@ from . import (
     decompress,
     metadata,
     mmapindex,
+    stats,
 )
 from .perf import commands as perfcommands
 
@@ -73,6 +74,7 @@ eh.merge(config.eh)
 eh.merge(mmapindex.eh)
 eh.merge(decompress.eh)
 eh.merge(perfcommands.eh)
+eh.merge(stats.eh)
 
 cmdtable = eh.cmdtable
 configtable = eh.configtable

@@ -125,3 +125,25 @@ def open_revlog(opener, target, radix, mmaplargeindex):
         mmaplargeindex=mmaplargeindex,
         **kwargs,
     )
+
+
+def revlog_files(rl):
+    """(index file, data file or None when inline) of a revlog object"""
+    owner = getattr(rl, '_inner', rl)
+    data = chunk_file(owner)
+    index = rl._indexfile
+    return index, (None if data == index else data)
+
+
+def filelog_paths(repo):
+    """the tracked paths that have a filelog in the store"""
+    store = repo.store
+    if hasattr(store, 'data_entries'):
+        for entry in store.data_entries():
+            if entry.is_filelog:
+                yield entry.target_id
+    else:  # hg <= 6.5
+        for item in store.datafiles():
+            path = item[1]
+            if path.startswith(b'data/') and path.endswith(b'.i'):
+                yield path[5:-2]

@@ -1,0 +1,200 @@
+# stats.py - what a repository's revlogs hold, and how they are stored
+#
+# Seed 004 judged changelog storage by the share of full texts and deltas
+# and the longest delta chain; seed 001 counted chunks by compression
+# header. Both, and sizes and the mmap decision, per kind of revlog.
+
+import collections
+
+from mercurial.i18n import _
+from mercurial.node import nullrev
+from mercurial import (
+    cmdutil,
+    exthelper,
+    pycompat,
+    registrar,
+)
+
+from . import (
+    changelog,
+    compat,
+    config,
+    mmapindex,
+)
+
+eh = exthelper.exthelper()
+
+HEADERS = {
+    b'x': b'zlib',
+    b'(': b'zstd',
+    b'\0': b'stored',
+    b'u': b'u',
+    b'': b'empty',
+}
+
+
+class RevlogStats:
+    """the figures of one revlog, or of several added up"""
+
+    def __init__(self, kind):
+        self.kind = kind
+        self.revlogs = 0
+        self.revisions = 0
+        self.full = 0
+        self.chain_total = 0
+        self.chain_max = 0
+        self.index_size = 0
+        self.data_size = 0
+        self.headers = collections.Counter()
+        self.mmapped = 0
+
+    @property
+    def delta(self):
+        return self.revisions - self.full
+
+    @property
+    def chain_average(self):
+        return float(self.chain_total) / self.revisions if self.revisions else 0.0
+
+    def percent(self, count):
+        return 100.0 * count / self.revisions if self.revisions else 0.0
+
+    def add_revlog(self, rl, settings):
+        self.revlogs += 1
+        self.revisions += len(rl)
+        chains = []  # rev -> revisions in its delta chain, full text included
+        deltaparent = rl.deltaparent
+        for rev in range(len(rl)):
+            parent = deltaparent(rev)
+            if parent == nullrev:
+                self.full += 1
+                chains.append(1)
+            else:
+                chains.append(chains[parent] + 1)
+        if chains:
+            self.chain_total += sum(chains)
+            self.chain_max = max(self.chain_max, max(chains))
+        self.headers.update(chunk_headers(rl))
+        index, data = compat.revlog_files(rl)
+        index_size = _size(rl.opener, index)
+        self.index_size += index_size
+        if data is not None:
+            self.data_size += _size(rl.opener, data)
+        threshold = mmapindex.index_threshold(settings, rl.target[0])
+        if (
+            threshold is not None
+            and index_size >= threshold
+            and settings.mmap_safe(rl.opener.join(index))
+        ):
+            self.mmapped += 1
+
+
+def chunk_headers(rl):
+    """Counter of the compression kinds of a revlog's stored chunks"""
+    counts = collections.Counter()
+    if not len(rl):
+        return counts  # hg <= 6.5 cannot open the missing files for reading
+    owner = getattr(rl, '_inner', rl)
+    with rl.reading():
+        for rev in range(len(rl)):
+            header = compat.raw_chunk(owner, rev)[0:1]
+            counts[HEADERS.get(header, b'other')] += 1
+    return counts
+
+
+def _size(vfs, path):
+    try:
+        return vfs.stat(path).st_size
+    except FileNotFoundError:
+        return 0
+
+
+def repository_stats(repo, progress=None):
+    """[RevlogStats] of the changelog, the manifest and all filelogs"""
+    settings = config.settings(repo.svfs)
+    unfiltered = repo.unfiltered()
+    changelog = RevlogStats(b'changelog')
+    changelog.add_revlog(unfiltered.changelog, settings)
+    manifest = RevlogStats(b'manifest')
+    manifest_rl = unfiltered.manifestlog.getstorage(b'')
+    manifest.add_revlog(getattr(manifest_rl, '_revlog', manifest_rl), settings)
+    filelogs = RevlogStats(b'filelogs')
+    paths = sorted(compat.filelog_paths(unfiltered))
+    if progress is not None:
+        progress.total = len(paths)
+    for path in paths:
+        fl = unfiltered.file(path)
+        filelogs.add_revlog(getattr(fl, '_revlog', fl), settings)
+        if progress is not None:
+            progress.increment()
+    return [changelog, manifest, filelogs]
+
+
+@eh.command(
+    b'debug-revlog-storage',
+    cmdutil.formatteropts,
+    b'',
+    helpcategory=registrar.command.CATEGORY_MAINTENANCE,
+)
+def debug_revlog_storage(ui, repo, **opts):
+    """show how this repository's revlogs are stored
+
+    For the changelog, the manifest and all filelogs together: revisions,
+    index and data sizes, the share of revisions stored as full texts and
+    as deltas, the average and longest delta chain (in revisions, the full
+    text included), the compression of the stored chunks (zlib, zstd,
+    stored as is, ``u`` for uncompressed, empty), and how many indexes are
+    mmapped under the current settings. It only reads.
+
+    Changelogs read fastest without delta chains; where the changelog still
+    has them, the report names the command that rewrites it.
+    """
+    opts = pycompat.byteskwargs(opts)
+    progress = ui.makeprogress(_(b'reading filelogs'), unit=_(b'filelogs'))
+    all_stats = repository_stats(repo, progress)
+    progress.complete()
+    fm = ui.formatter(b'debug-revlog-storage', opts)
+    fm.plain(
+        b'%-9s %9s %12s %12s %6s %6s %6s %5s  %s\n'
+        % (
+            b'revlog',
+            b'revisions',
+            b'index',
+            b'data',
+            b'full%',
+            b'delta%',
+            b'chain',
+            b'max',
+            b'chunks',
+        )
+    )
+    for st in all_stats:
+        fm.startitem()
+        fm.write(b'kind', b'%-9s', st.kind)
+        fm.write(b'revisions', b' %9d', st.revisions)
+        fm.write(b'index_size', b' %12d', st.index_size)
+        fm.write(b'data_size', b' %12d', st.data_size)
+        fm.write(b'full_percent', b' %6.1f', st.percent(st.full))
+        fm.write(b'delta_percent', b' %6.1f', st.percent(st.delta))
+        fm.write(b'chain_average', b' %6.2f', st.chain_average)
+        fm.write(b'chain_max', b' %5d', st.chain_max)
+        fm.plain(b'  ')
+        fm.write(
+            b'chunks',
+            b'%s',
+            fm.formatdict(
+                dict(st.headers), key=b'kind', value=b'count', fmt=b'%s:%d'
+            ),
+        )
+        fm.data(revlogs=st.revlogs, full=st.full, delta=st.delta)
+        fm.data(mmapped=st.mmapped)
+        fm.plain(b'\n')
+    for st in all_stats:
+        fm.plain(
+            _(b'%s: %d of %d index files mmapped\n')
+            % (st.kind, st.mmapped, st.revlogs)
+        )
+    advice = changelog.repair_advice(all_stats[0])
+    if advice:
+        fm.plain(advice)
+    fm.end()
