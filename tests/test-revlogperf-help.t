@@ -92,3 +92,12 @@ Loading it changes nothing for a plain repository
   $ hg log -T '{rev}:{node|short} {desc}\n'
   0:cb9a9f314b8b a
   $ hg verify -q
+
+Debug commands are documented too (the body's indentation differs by release)
+
+  $ hg help debug-revlog-storage | head -5
+  hg debug-revlog-storage
+  
+  aliases: debugrevlogstorage
+  
+  show how this repository's revlogs are stored
