@@ -57,6 +57,7 @@ from mercurial import exthelper
 
 from . import (
     config,
+    damage,
     decompress,
     metadata,
     mmapindex,
@@ -72,6 +73,7 @@ buglink = metadata.buglink
 eh = exthelper.exthelper()
 eh.merge(config.eh)
 eh.merge(mmapindex.eh)
+eh.merge(damage.eh)
 eh.merge(decompress.eh)
 eh.merge(perfcommands.eh)
 eh.merge(stats.eh)

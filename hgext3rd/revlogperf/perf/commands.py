@@ -27,11 +27,11 @@ SYNOPSIS = b'[-c|-m|FILE]'
 
 def open_revlog(repo, cmd, file_, opts):
     """the revlog the user named, as perf.py's commands find it"""
+    empty = _(b'%s: the %s is empty, there is nothing to measure')
     if not len(repo.unfiltered()):
-        raise error.Abort(
-            _(b'%s: the repository is empty, there is nothing to measure')
-            % cmd
-        )
+        raise error.Abort(empty % (cmd, b'repository'))
+    if opts.get(b'manifest') and not len(repo.manifestlog.getstorage(b'')):
+        raise error.Abort(empty % (cmd, b'manifest'))
     return cmdutil.openrevlog(repo, cmd, file_, opts)
 
 

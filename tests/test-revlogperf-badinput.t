@@ -1,0 +1,93 @@
+Damaged revlogs end in Mercurial errors, never in a traceback
+==============================================================
+
+  $ . "$TESTDIR/testlib/revlogperf.sh"
+  $ . "$TESTDIR/testlib/readall.sh"
+  $ cat >> $HGRCPATH << EOF
+  > [perf]
+  > stub = yes
+  > EOF
+
+A repository whose changelog, manifest and a filelog each have an index and a
+data file
+
+  $ hg init base
+  $ cd base
+  $ for i in `seq 1 40`; do
+  >   "$PYTHON" -c "import random; r = random.Random($i); print('\n'.join(str(r.random()) for _ in range(2000)))" > big
+  >   "$PYTHON" -c "import base64, random; print(base64.b64encode(random.Random($i).randbytes(4500)).decode())" > description
+  >   hg commit -qAl description
+  > done
+  $ rm description
+  $ ls .hg/store/00changelog.* .hg/store/00manifest.* .hg/store/data/big.*
+  .hg/store/00changelog.d
+  .hg/store/00changelog.i
+  .hg/store/00manifest.i
+  .hg/store/data/big.d
+  .hg/store/data/big.i
+  $ cd ..
+  $ checksums() { (cd "$1/.hg/store" && find . -type f | sort | xargs md5sum); }
+
+Each damage, on each file: every read command succeeds or ends in a Mercurial
+error naming the revlog (only other outcomes are shown), gives the same result
+with the index mmapped (threshold 0) and read, and changes nothing on disk
+
+  $ for file in 00changelog.i 00changelog.d 00manifest.i data/big.i data/big.d; do
+  >   for damage in truncate-entry empty cut-data bad-version directory; do
+  >     case $file:$damage in
+  >       *.d:bad-version|*.d:truncate-entry) continue;;
+  >     esac
+  >     echo "$file $damage"
+  >     for mmap in 0 off; do
+  >       rm -rf d
+  >       cp -R base d
+  >       "$PYTHON" "$TESTDIR/testlib/damage.py" $damage d/.hg/store/$file
+  >       checksums d > before
+  >       readall d --config revlogperf.mmap-index-threshold=$mmap > result-$mmap
+  >       checksums d | cmp - before || echo "A READ CHANGED THE STORE"
+  >     done
+  >     cat result-0
+  >     cmp result-0 result-off || echo "MMAP CHANGED THE RESULT"
+  >   done
+  > done
+  00changelog.i truncate-entry
+  00changelog.i empty
+    verify -q: (first damaged changeset appears to be 0)
+    perf::revlog-tip -c: abort: perf::revlog-tip: the repository is empty, there is nothing to measure
+    perf::revlog-sample -m: abort: perf::revlog-sample: the repository is empty, there is nothing to measure
+    perf::revlog-decompress big: abort: perf::revlog-decompress: the repository is empty, there is nothing to measure
+  00changelog.i cut-data
+  00changelog.i bad-version
+  00changelog.i directory
+  00changelog.d empty
+  00changelog.d cut-data
+  00changelog.d directory
+  00manifest.i truncate-entry
+  00manifest.i empty
+    verify -q: (first damaged changeset appears to be 0)
+    perf::revlog-sample -m: abort: perf::revlog-sample: the manifest is empty, there is nothing to measure
+  00manifest.i cut-data
+  00manifest.i bad-version
+  00manifest.i directory
+  data/big.i truncate-entry
+  data/big.i empty
+  data/big.i cut-data
+  data/big.i bad-version
+  data/big.i directory
+  data/big.d empty
+  data/big.d cut-data
+  data/big.d directory
+
+Bad values for every revlogperf option are configuration errors naming it
+
+  $ for item in mmap-index-threshold mmap-filelogs trace-mmap fast-decompress; do
+  >   hg -R base log -l 1 -T '{rev}\n' --config revlogperf.$item=banana
+  > done
+  config error: revlogperf.mmap-index-threshold is not a byte quantity ('banana')
+  config error: revlogperf.mmap-filelogs is not a boolean ('banana')
+  config error: revlogperf.trace-mmap is not a boolean ('banana')
+  config error: revlogperf.fast-decompress is not a boolean ('banana')
+  [30]
+  $ hg -R base perf::revlog-tip -c --config perf.stub=banana
+  config error: perf.stub is not a boolean ('banana')
+  [30]
