@@ -17,7 +17,6 @@ median over rounds of each figure and the ratio revlogperf / Mercurial
 import argparse
 import json
 import os
-import random
 import statistics
 import subprocess
 import sys
@@ -32,71 +31,36 @@ TASKS = ('open', 'index', 'tip', 'sample', 'decompress', 'read all',
 
 def child(repo_path, with_extension):
     """run every task in this process; print the figures as JSON"""
-    from mercurial import extensions, hg, revlog, ui as uimod
-    from mercurial.revlogutils import constants
+    sys.path.insert(0, os.path.join(HERE, '..'))
+    from mercurial import extensions, ui as uimod
+    from hgext3rd.revlogperf import compat
+    from hgext3rd.revlogperf.perf import tasks, timing
 
     ui = uimod.ui.load()
     ui.setconfig(b'devel', b'all-warnings', b'no')
     if with_extension:
         ui.setconfig(b'extensions', b'revlogperf', EXTENSION.encode())
         extensions.loadall(ui)
-    repo = hg.repository(ui, repo_path.encode())
-    svfs = repo.svfs
-
-    def opencl():
-        return revlog.revlog(
-            svfs, target=(constants.KIND_CHANGELOG, None),
-            radix=b'00changelog', mmaplargeindex=True)
-
-    rl = opencl()
-    tip = len(rl) - 1
-    sample = sorted(random.Random(0).sample(range(len(rl)), min(500, len(rl))))
-
-    def t_open():
-        opencl()
-
-    def t_index():
-        r = opencl()
-        index = r.index
-        for i in range(len(r)):
-            index[i]
-
-    def t_tip():
-        opencl().revision(tip)
-
-    def t_sample():
-        r = opencl()
-        for i in sample:
-            r.revision(i)
-
-    def best(fn, number=50, repeat=3):
-        times = []
-        for _ in range(repeat):
-            start = time.perf_counter()
-            for _ in range(number):
-                fn()
-            times.append(time.perf_counter() - start)
-        return min(times)
-
+    repo = compat.repository(ui, repo_path.encode())
+    rl = repo.unfiltered().changelog
+    seed = dict(tasks.seed_tasks(rl))
     out = {
-        'open': best(t_open),
-        'index': best(t_index, number=5),
-        'tip': best(t_tip),
-        'sample': best(t_sample, number=5),
+        'open': timing.best_of(seed[b'open'], 50, 3),
+        'index': timing.best_of(seed[b'index'], 5, 3),
+        'tip': timing.best_of(seed[b'tip'], 50, 3),
+        'sample': timing.best_of(seed[b'sample'], 5, 3),
     }
-    owner = getattr(rl, '_inner', rl)
-    segment = getattr(owner, 'get_segment_for_revs', None) or (
-        owner._getsegmentforrevs)
-    chunks = [bytes(segment(i, i)[1]) for i in range(len(rl))]
+    fresh = tasks.reopener(rl)()
+    owner = getattr(fresh, '_inner', fresh)
+    chunks = [compat.raw_chunk(owner, rev) for rev in range(len(fresh))]
     decompress = owner.decompress
     start = time.perf_counter()
-    for c in chunks:
-        decompress(c)
+    for chunk in chunks:
+        decompress(chunk)
     out['decompress'] = time.perf_counter() - start
-    r = opencl()
     start = time.perf_counter()
-    for i in range(len(r)):
-        r.revision(i)
+    for rev in range(len(fresh)):
+        fresh.revision(rev)
     out['read all'] = time.perf_counter() - start
     json.dump(out, sys.stdout)
 
