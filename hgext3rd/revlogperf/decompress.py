@@ -65,10 +65,10 @@ def make_dispatcher(owner):
     buffer = util.buffer
     engines = {}  # header -> engine decompress function
     zstd = util.compengines[b'zstd']
-    if zstd.available():
-        zstd_oneshot = zstd._module.ZstdDecompressor().decompress
-    else:
-        zstd_oneshot = None
+    zstd_module = zstd._module if zstd.available() else None
+    # made on the first zstd chunk: a context costs ~3 us, too much for
+    # every filelog opened in a zlib repository
+    zstd_oneshot = None
 
     def by_engine(header, data):
         decompress = engines.get(header)
@@ -87,6 +87,7 @@ def make_dispatcher(owner):
             raise _chunk_error(owner_ref(), data, exc.args[0])
 
     def decompress(data):
+        nonlocal zstd_oneshot
         # compare the header as an int: no one-byte slice to allocate
         try:
             header = data[0]
@@ -97,7 +98,9 @@ def make_dispatcher(owner):
                 return zlib_decompress(data)
             except zlib_error as exc:
                 raise _chunk_error(owner_ref(), data, exc)
-        if header == 0x28 and zstd_oneshot is not None:  # (: zstd
+        if header == 0x28 and zstd_module is not None:  # (: zstd
+            if zstd_oneshot is None:
+                zstd_oneshot = zstd_module.ZstdDecompressor().decompress
             try:
                 return zstd_oneshot(data)
             except Exception:
