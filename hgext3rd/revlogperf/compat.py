@@ -19,7 +19,7 @@ try:  # hg <= 7.1: hg.repository (deprecated in 7.2)
 except ImportError:
     from mercurial.hg import repository  # noqa: F401
 
-try:  # hg <= 7.0: store options are resolved in localrepo
+try:  # hg <= 7.1: store options are resolved in localrepo
     from mercurial.repo import vfs_options as _vfs_options
 except ImportError:
     _vfs_options = None
@@ -27,7 +27,7 @@ except ImportError:
 if _vfs_options is not None:
     STORE_OPTIONS_MODULE = _vfs_options
     STORE_OPTIONS_FUNCTION = 'resolve_store_vfs_options'
-else:  # hg <= 7.0
+else:  # hg <= 7.1
     STORE_OPTIONS_MODULE = localrepo
     STORE_OPTIONS_FUNCTION = 'resolvestorevfsoptions'
 
@@ -107,7 +107,7 @@ def chunk_reader(rl):
     return owner._chunk, owner._chunks, rl.reading
 
 
-# hg <= 6.9 has no ``writable`` argument; 7.2 requires it for filelogs
+# hg <= 7.0 has no ``writable`` argument; 7.1+ requires it for filelogs
 _REVLOG_TAKES_WRITABLE = (
     'writable' in inspect.signature(revlog.revlog.__init__).parameters
 )
