@@ -107,7 +107,7 @@ def chunk_reader(rl):
     return owner._chunk, owner._chunks, rl.reading
 
 
-# hg <= 7.0 has no ``writable`` argument; 7.1+ requires it for filelogs
+# hg <= 7.0 has no ``writable`` argument (7.2 requires it for filelogs)
 _REVLOG_TAKES_WRITABLE = (
     'writable' in inspect.signature(revlog.revlog.__init__).parameters
 )
