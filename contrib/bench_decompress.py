@@ -19,9 +19,11 @@ import sys
 import time
 import zlib
 
-from mercurial import extensions, hg, ui as uimod, util
+from mercurial import extensions, ui as uimod, util
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, '..'))
+from hgext3rd.revlogperf import compat  # noqa: E402
 EXTENSION = os.path.join(HERE, '..', 'hgext3rd', 'revlogperf')
 
 
@@ -40,7 +42,7 @@ def load_repo(path):
     ui.setconfig(b'extensions', b'revlogperf', EXTENSION.encode())
     ui.setconfig(b'devel', b'all-warnings', b'no')
     extensions.loadall(ui)
-    return hg.repository(ui, path.encode())
+    return compat.repository(ui, path.encode())
 
 
 def timed(fn, chunks):
@@ -64,9 +66,7 @@ def main(argv=None):
     repo = load_repo(args.repo)
     rl = open_revlog(repo, args.what)
     owner = getattr(rl, '_inner', rl)
-    segment = getattr(owner, 'get_segment_for_revs', None) or (
-        owner._getsegmentforrevs)
-    chunks = [bytes(segment(r, r)[1]) for r in range(len(rl))]
+    chunks = [compat.raw_chunk(owner, r) for r in range(len(rl))]
     headers = collections.Counter(c[0:1] for c in chunks)
 
     core = type(owner).decompress.__get__(owner)  # the release's own code

@@ -93,7 +93,7 @@ def chunk_headers(rl):
     """Counter of the compression kinds of a revlog's stored chunks"""
     counts = collections.Counter()
     if not len(rl):
-        return counts  # hg <= 6.5 cannot open the missing files for reading
+        return counts  # nothing stored: its files may not even exist
     owner = getattr(rl, '_inner', rl)
     with rl.reading():
         for rev in range(len(rl)):

@@ -61,7 +61,7 @@ def _limits(ui, spec):
     """perf.run-limits: "SECONDS-RUNS, ..." pairs, as in perf.py"""
     limits = []
     for item in stringutil.parselist(spec or b''):
-        seconds, sep, runs = item.partition(b'-')
+        seconds, _sep, runs = item.partition(b'-')
         try:
             limits.append((float(seconds), int(runs)))
         except ValueError:
