@@ -16,3 +16,10 @@ def _hgversion():
 @hghave.check("inline-changelog", "changelog stored inline (hg <= 6.6)")
 def has_inline_changelog():
     return _hgversion() < (6, 7)
+
+
+@hghave.check(
+    "core-mmap", "core mmaps large revlog indexes (not pure on hg >= 6.9)"
+)
+def has_core_mmap():
+    return not hghave.checks["pure"][0]() or _hgversion() < (6, 9)

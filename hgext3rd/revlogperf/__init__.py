@@ -61,7 +61,9 @@ from . import (
     decompress,
     metadata,
     mmapindex,
+    readpath,
     stats,
+    truncation,
 )
 from .perf import commands as perfcommands
 
@@ -73,10 +75,12 @@ buglink = metadata.buglink
 eh = exthelper.exthelper()
 eh.merge(config.eh)
 eh.merge(mmapindex.eh)
+eh.merge(readpath.eh)
 eh.merge(damage.eh)
 eh.merge(decompress.eh)
 eh.merge(perfcommands.eh)
 eh.merge(stats.eh)
+eh.merge(truncation.eh)
 
 cmdtable = eh.cmdtable
 configtable = eh.configtable

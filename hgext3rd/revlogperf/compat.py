@@ -107,6 +107,19 @@ def chunk_reader(rl):
     return owner._chunk, owner._chunks, rl.reading
 
 
+# hg <= 6.8 never pre-populates a map (and has no ``pre_populate``)
+_MMAPREAD_POPULATES = (
+    'pre_populate' in inspect.signature(util.mmapread).parameters
+)
+
+
+def mmapread_lazily(fp):
+    """map the whole file, faulting pages in only as they are touched"""
+    if _MMAPREAD_POPULATES:
+        return util.mmapread(fp, pre_populate=False)
+    return util.mmapread(fp)
+
+
 # hg <= 7.0 has no ``writable`` argument (7.2 requires it for filelogs)
 _REVLOG_TAKES_WRITABLE = (
     'writable' in inspect.signature(revlog.revlog.__init__).parameters

@@ -34,6 +34,12 @@ eh.configitem(
 # follows the one threshold.
 eh.configitem(b'revlogperf', b'mmap-filelogs', default=True)
 
+# Revlog data files (.d) of at least this many bytes are mmapped once per
+# revlog and chunks are served as slices of the map, without a read per
+# chunk. Off by default: a writer without revlogperf truncates files in
+# place (strip, rollback), and a reader mapping them dies of SIGBUS then.
+eh.configitem(b'revlogperf', b'mmap-data-threshold', default=b'off')
+
 # Say which index files get mmapped. Off by default: it is for diagnosis.
 eh.configitem(b'revlogperf', b'trace-mmap', default=False)
 
@@ -61,6 +67,7 @@ class Settings:
     def __init__(self, ui):
         self.ui = ui
         self.index_threshold = _mmap_index_threshold(ui)
+        self.data_threshold = _size_or_off(ui, b'mmap-data-threshold')
         self.mmap_filelogs = ui.configbool(b'revlogperf', b'mmap-filelogs')
         self.trace_mmap = ui.configbool(b'revlogperf', b'trace-mmap')
         self.fast_decompress = ui.configbool(b'revlogperf', b'fast-decompress')
@@ -91,14 +98,18 @@ def _mmap_index_threshold(ui):
             return None
     if ui.hasconfig(b'storage', b'revlog.mmap.index:size-threshold'):
         return ui.configbytes(b'storage', b'revlog.mmap.index:size-threshold')
-    value = ui.config(b'revlogperf', b'mmap-index-threshold')
+    return _size_or_off(ui, b'mmap-index-threshold')
+
+
+def _size_or_off(ui, name):
+    """the byte quantity ``revlogperf.<name>``, or None if it is off"""
+    value = ui.config(b'revlogperf', name)
     if value is None or value.strip().lower() in _OFF:
         return None
-    threshold = ui.configbytes(b'revlogperf', b'mmap-index-threshold')
+    threshold = ui.configbytes(b'revlogperf', name)
     if threshold < 0:
         raise error.ConfigError(
-            _(b"revlogperf.mmap-index-threshold must not be negative ('%s')")
-            % value,
+            _(b"revlogperf.%s must not be negative ('%s')") % (name, value),
             hint=_(b"use a size such as '4k' or '1 MB', or 'off'"),
         )
     return threshold

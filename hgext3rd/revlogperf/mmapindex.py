@@ -41,7 +41,7 @@ def _get_data(orig, rl, filepath, mmap_threshold, size=None):
             if file_size >= threshold:
                 path = opener.join(filepath)
                 if settings.mmap_safe(path):
-                    _trace(settings, path)
+                    trace(settings, path)
                     if size is not None:
                         # never map past the end of the file: SIGBUS
                         size = min(size, file_size)
@@ -51,7 +51,7 @@ def _get_data(orig, rl, filepath, mmap_threshold, size=None):
         return b''
 
 
-def _trace(settings, path):
+def trace(settings, path):
     msg = _(b'mmapping %s\n') % path
     if settings.trace_mmap:
         settings.ui.write_err(msg)

@@ -1,0 +1,101 @@
+# truncation.py - shorten files by replacing them, so that maps stay valid
+#
+# A process that has a file mmapped dies of SIGBUS when it touches a page
+# past the end of the file after another process truncated it. Strip,
+# rollback and an aborted transaction (journal playback) shorten revlogs in
+# place: every supported release opens the file through a vfs in append mode
+# and calls truncate() on it (transaction._playback, repair.strip). Here
+# such a truncate() writes the part that is kept to a temporary file next to
+# the original and renames it over the original: existing maps keep the old
+# inode and stay readable, new readers see the short file, and a file
+# hardlinked into another repository is never written through.
+#
+# The rename is atomic: killed before it, the original is untouched and the
+# journal still says what to do (hg recover); killed after it, the work is
+# done, and replaying the journal again shortens nothing.
+
+import os
+
+from mercurial import (
+    exthelper,
+    pycompat,
+    util,
+    vfs as vfsmod,
+)
+
+eh = exthelper.exthelper()
+
+_COPY_BLOCK = 1 << 20
+
+
+@eh.wrapfunction(vfsmod.vfs, '__call__')
+def _open(orig, vfs, path, mode=b'rb', *args, **kwargs):
+    fp = orig(vfs, path, mode, *args, **kwargs)
+    # Windows cannot rename over an open file, nor truncate a mapped one
+    if (
+        mode[:1] == b'a'
+        and not kwargs.get('atomictemp')
+        and not pycompat.iswindows
+    ):
+        return ReplacingTruncate(fp, mode)
+    return fp
+
+
+class ReplacingTruncate:
+    """a file opened for appending, whose truncate() replaces the file
+
+    Everything else is the file's own (or the vfs wrapper's: the stat
+    ambiguity check runs when the file is replaced, as at closing).
+    """
+
+    __slots__ = ('_fp', '_mode')
+
+    def __init__(self, fp, mode):
+        self._fp = fp
+        self._mode = mode
+
+    def __getattr__(self, name):
+        return getattr(self._fp, name)
+
+    def __enter__(self):
+        self._fp.__enter__()
+        return self
+
+    def __exit__(self, *exc_info):
+        return self._fp.__exit__(*exc_info)
+
+    def truncate(self, size=None):
+        fp = self._fp
+        if size is None:
+            size = fp.tell()
+        fp.flush()
+        if size >= os.fstat(fp.fileno()).st_size:
+            return fp.truncate(size)
+        path = fp.name
+        replace_with_prefix(path, size)
+        # the open file is the old inode now: later writes go to the new one
+        fp.close()
+        self._fp = util.posixfile(path, self._mode)
+        return size
+
+
+def replace_with_prefix(path, size):
+    """replace the file at ``path`` with a copy of its first ``size`` bytes
+
+    The copy keeps the file's permission bits.
+    """
+    tmp = util.mktempcopy(path, emptyok=True)
+    try:
+        with util.posixfile(path, b'rb') as src:
+            with util.posixfile(tmp, b'wb') as dst:
+                remaining = size
+                while remaining:
+                    block = src.read(min(remaining, _COPY_BLOCK))
+                    if not block:
+                        break
+                    dst.write(block)
+                    remaining -= len(block)
+        util.rename(tmp, path)
+    except BaseException:
+        util.tryunlink(tmp)
+        raise
