@@ -25,7 +25,8 @@ RUN_T := cd tests && $(PY) $(RUNTESTS) --with-hg=$(HG) -j$(JOBS)
 SAMPLE := .cache/sample-$(SAMPLE_CHANGESETS)-hg$(HG_VERSION)
 BENCH_REPO := $(or $(REPO),$(SAMPLE))
 
-.PHONY: all bench setup test test-unit test-t test-t-c test-t-pure test-matrix clean
+.PHONY: all bench setup test test-unit test-t test-t-c test-t-pure test-matrix \
+    test-hg-suite clean
 
 all: test
 
@@ -84,6 +85,12 @@ test-matrix:
 	    echo "=== Mercurial $$v"; \
 	    $(MAKE) --no-print-directory test HG_VERSION=$$v || status=1; \
 	done; exit $$status
+
+# Mercurial's own tests (tests/hg-suite.txt), plainly and with revlogperf:
+# the results must not differ. About 15 minutes a release here; not in CI.
+test-hg-suite: setup
+	$(PY) contrib/hgsuite.py --hg $(HG) --tests-dir $(CACHE)/tests \
+	    --list tests/hg-suite.txt --extension hgext3rd/revlogperf -j $(JOBS)
 
 clean:
 	rm -rf .venv .cache build *.egg-info tests/*.err

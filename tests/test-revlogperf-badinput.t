@@ -30,7 +30,8 @@ data file
 
 Each damage, on each file: every read command succeeds or ends in a Mercurial
 error naming the revlog (only other outcomes are shown), gives the same result
-with the index mmapped (threshold 0) and read, and changes nothing on disk
+with the index and data files mmapped (threshold 0) and read, and changes
+nothing on disk
 
   $ for file in 00changelog.i 00changelog.d 00manifest.i data/big.i data/big.d; do
   >   for damage in truncate-entry empty cut-data bad-version directory; do
@@ -43,7 +44,8 @@ with the index mmapped (threshold 0) and read, and changes nothing on disk
   >       cp -R base d
   >       "$PYTHON" "$TESTDIR/testlib/damage.py" $damage d/.hg/store/$file
   >       checksums d > before
-  >       readall d --config revlogperf.mmap-index-threshold=$mmap > result-$mmap
+  >       readall d --config revlogperf.mmap-index-threshold=$mmap \
+  >         --config revlogperf.mmap-data-threshold=$mmap > result-$mmap
   >       checksums d | cmp - before || echo "A READ CHANGED THE STORE"
   >     done
   >     cat result-0
@@ -80,10 +82,11 @@ with the index mmapped (threshold 0) and read, and changes nothing on disk
 
 Bad values for every revlogperf option are configuration errors naming it
 
-  $ for item in mmap-index-threshold mmap-filelogs trace-mmap fast-decompress; do
+  $ for item in mmap-index-threshold mmap-data-threshold mmap-filelogs trace-mmap fast-decompress; do
   >   hg -R base log -l 1 -T '{rev}\n' --config revlogperf.$item=banana
   > done
   config error: revlogperf.mmap-index-threshold is not a byte quantity ('banana')
+  config error: revlogperf.mmap-data-threshold is not a byte quantity ('banana')
   config error: revlogperf.mmap-filelogs is not a boolean ('banana')
   config error: revlogperf.trace-mmap is not a boolean ('banana')
   config error: revlogperf.fast-decompress is not a boolean ('banana')

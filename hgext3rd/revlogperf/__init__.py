@@ -41,6 +41,29 @@ chunk is reported with its file, revision and header::
   # set to "no" to run Mercurial's own decompression (default: yes)
   fast-decompress = yes
 
+Data file mmap
+--------------
+
+A data file (``.d``) of at least ``revlogperf.mmap-data-threshold`` bytes is
+mapped once per revlog, and each chunk read is a slice of the map instead of
+a file read::
+
+  [revlogperf]
+  # a byte quantity, or "off" (default: off)
+  mmap-data-threshold = 1 MB
+
+Reading a revision checks its hash with its parents taken from the index,
+which spares pure builds a map of every node.
+
+Strip, rollback and aborted transactions
+----------------------------------------
+
+Mercurial shortens revlog files in place when it strips, rolls back or
+aborts a transaction, and a process that has such a file mmapped then dies
+of SIGBUS. With revlogperf the shortened file is written anew and renamed
+over the old one, so other processes keep reading the old one. Load
+revlogperf in every process that writes the repository.
+
 Measuring
 ---------
 

@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+"""run Mercurial's own tests plainly and with revlogperf, and compare
+
+    hgsuite.py --hg HG --tests-dir DIR --list FILE --extension PATH [-j N]
+
+Runs the tests named in FILE (those DIR has) with DIR's run-tests.py, once
+plainly and once with ``--extra-config-opt extensions.revlogperf=PATH``,
+prints each test's result under both, and exits 1 if any differs. A test
+that fails the same way in both runs is listed, not hidden.
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def read_list(path):
+    with open(path) as fp:
+        return [line.strip() for line in fp
+                if line.strip() and not line.startswith('#')]
+
+
+def run(args, tests, extra):
+    outdir = tempfile.mkdtemp(prefix='hgsuite-')
+    command = [sys.executable, 'run-tests.py', '--with-hg', args.hg,
+               '-j', str(args.jobs), '--json', '--outputdir', outdir] + extra
+    started = time.time()
+    subprocess.call(command + tests, cwd=args.tests_dir,
+                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    with open(os.path.join(outdir, 'report.json')) as fp:
+        report = json.loads(fp.read().split('=', 1)[1])
+    return {name: entry['result'] for name, entry in report.items()}, \
+        time.time() - started
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--hg', required=True)
+    ap.add_argument('--tests-dir', required=True)
+    ap.add_argument('--list', required=True)
+    ap.add_argument('--extension', required=True)
+    ap.add_argument('-j', '--jobs', type=int, default=2)
+    args = ap.parse_args(argv)
+
+    listed = read_list(args.list)
+    tests = [t for t in listed
+             if os.path.exists(os.path.join(args.tests_dir, t))]
+    missing = sorted(set(listed) - set(tests))
+    if missing:
+        print('not in this release: %s' % ' '.join(missing))
+    plain, plain_time = run(args, tests, [])
+    extra = ['--extra-config-opt',
+             'extensions.revlogperf=%s' % os.path.abspath(args.extension)]
+    with_ext, ext_time = run(args, tests, extra)
+
+    differ = 0
+    print('%-45s %-10s %-10s' % ('test', 'plain', 'revlogperf'))
+    for test in tests:
+        a, b = plain.get(test, 'missing'), with_ext.get(test, 'missing')
+        mark = '' if a == b else '   <-- differs'
+        differ += a != b
+        print('%-45s %-10s %-10s%s' % (test, a, b, mark))
+    print('%d tests; plain run %.0f s, revlogperf run %.0f s; %d differ'
+          % (len(tests), plain_time, ext_time, differ))
+    return 1 if differ else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
