@@ -50,10 +50,15 @@ $(CACHE)/.fetched: $(VENV)/.installed
 	    mercurial-$(HG_VERSION)/contrib
 	touch $@
 
-bench: setup $(if $(REPO),,$(SAMPLE).built)
+bench: setup $(VENV)/.chart $(if $(REPO),,$(SAMPLE).built)
 	mkdir -p bench-results
 	$(PY) contrib/bench.py $(BENCH_REPO) --rounds $(ROUNDS) \
-	    --json bench-results/bench-hg$(HG_VERSION).json
+	    --json bench-results/bench-hg$(HG_VERSION).json \
+	    --chart bench-results/bench-hg$(HG_VERSION).png
+
+$(VENV)/.chart: $(VENV)/.installed
+	$(VENV)/bin/pip install -q matplotlib
+	touch $@
 
 $(SAMPLE).built: | $(VENV)/.installed
 	rm -rf $(SAMPLE)

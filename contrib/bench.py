@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Mercurial alone versus Mercurial + revlogperf, side by side
 
-    bench.py REPO [--rounds N] [--json FILE]
+    bench.py REPO [--rounds N] [--json FILE] [--chart FILE.png]
 
 Each round runs one child process per configuration, alternating, so that a
 noisy machine hits both alike. A child opens REPO (read-only) and times the
@@ -11,13 +11,12 @@ revisions in forward order), each 50 iterations, min of 3 — then one
 decompression of every changelog chunk and one read of every changelog
 revision. ``hg log -l 5`` is timed as a whole process. The table gives the
 median over rounds of each figure and the ratio revlogperf / Mercurial
-(below 1.00 is faster).
+(below 1.00 is faster); ``--chart`` draws the ratios (needs matplotlib).
 """
 
 import argparse
 import json
 import os
-import statistics
 import subprocess
 import sys
 import time
@@ -80,6 +79,7 @@ def main(argv=None):
     ap.add_argument('repo')
     ap.add_argument('--rounds', type=int, default=5)
     ap.add_argument('--json', help='write the raw figures here')
+    ap.add_argument('--chart', help='draw the ratios in this PNG file')
     ap.add_argument('--child', choices=CONFIGS, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.child:
@@ -102,18 +102,55 @@ def main(argv=None):
                 hg_log(hg, args.repo, config == '+revlogperf'))
     sys.stderr.write('\r' + ' ' * 40 + '\r')
 
+    sys.path.insert(0, os.path.join(HERE, '..'))
     from mercurial import util
+    from hgext3rd.revlogperf.perf import timing
 
-    print('%s, Mercurial %s, %d rounds (median, ms)' % (
-        args.repo, util.version().decode(), args.rounds))
-    print('%-12s %12s %12s %7s' % ('task', *CONFIGS, 'ratio'))
+    version = util.version().decode()
+    rows = []
     for task in TASKS:
-        a, b = (statistics.median(raw[c][task]) for c in CONFIGS)
-        print('%-12s %12.2f %12.2f %7.2f' % (task, a * 1e3, b * 1e3, b / a))
+        (a, _one), (b, ratio) = timing.medians_and_ratios(
+            [raw[c][task] for c in CONFIGS])
+        rows.append((task, a, b, ratio))
+    print('%s, Mercurial %s, %d rounds (median, ms)' % (
+        args.repo, version, args.rounds))
+    print('%-12s %12s %12s %7s' % ('task', *CONFIGS, 'ratio'))
+    for task, a, b, ratio in rows:
+        print('%-12s %12.2f %12.2f %7.2f' % (task, a * 1e3, b * 1e3, ratio))
     if args.json:
         with open(args.json, 'w') as fp:
-            json.dump({'repo': args.repo, 'mercurial': util.version().decode(),
+            json.dump({'repo': args.repo, 'mercurial': version,
                        'rounds': args.rounds, 'seconds': raw}, fp, indent=1)
+    if args.chart:
+        chart(rows, args.chart, '%s, Mercurial %s, median of %d rounds' % (
+            os.path.basename(os.path.abspath(args.repo)), version,
+            args.rounds))
+
+
+def chart(rows, path, title):
+    """a bar per task: time with revlogperf relative to Mercurial alone"""
+    import matplotlib
+
+    matplotlib.use('Agg')
+    from matplotlib import pyplot
+
+    tasks = [r[0] for r in rows][::-1]
+    ratios = [r[3] for r in rows][::-1]
+    fig, ax = pyplot.subplots(figsize=(7, 0.5 * len(rows) + 1.2))
+    colors = ['tab:green' if r < 0.95 else 'tab:red' if r > 1.05
+              else 'tab:gray' for r in ratios]
+    ax.barh(tasks, ratios, color=colors)
+    ax.axvline(1.0, color='black', linewidth=1)
+    for y, (ratio, row) in enumerate(zip(ratios, rows[::-1])):
+        ax.text(ratio, y, ' %.2f (%.1f vs %.1f ms)' % (
+            ratio, row[2] * 1e3, row[1] * 1e3), va='center', fontsize=8)
+    ax.set_xlim(0, max(1.2, max(ratios) * 1.5))
+    ax.set_xlabel('time with revlogperf / time with Mercurial alone '
+                  '(below 1 is faster)')
+    ax.set_title(title, fontsize=9)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    print('chart: %s' % path)
 
 
 if __name__ == '__main__':

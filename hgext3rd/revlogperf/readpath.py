@@ -28,53 +28,60 @@ _ENTRY_P1, _ENTRY_P2, _ENTRY_NODE = 5, 6, 7
 class MappedSegmentFile(randomaccessfile.randomaccessfile):
     """a revlog data file whose chunks are slices of one map of it
 
-    Chunks past the end of the map (revisions appended since it was made)
-    come from a new map, or, while this revlog is writing (its data may sit
-    in the write buffer), from the file, as core reads them.
+    The file is mapped at the first read, if it is at least the threshold
+    (so that opening a revlog costs nothing more). Chunks past the end of
+    the map (revisions appended since it was made) come from a new map, or,
+    while this revlog is writing (its data may sit in the write buffer),
+    from the file, as core reads them.
     """
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, settings, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self._view = None
+        self._settings = settings
+        self._view = None  # not mapped yet; False: too small to map
 
     def clear_cache(self):
         super().clear_cache()
-        self._view = None
+        if self._view:
+            self._view = None
 
     def read_chunk(self, offset, length, *args, **kwargs):
         end = offset + length
         view = self._view
-        if view is None or end > len(view):
-            view = self._remap(end)
-            if view is None:
-                return super().read_chunk(offset, length, *args, **kwargs)
-        return view[offset:end]
+        if view and end <= len(view):
+            return view[offset:end]
+        if view is not False and self._remap(end):
+            return self._view[offset:end]
+        return super().read_chunk(offset, length, *args, **kwargs)
 
     def _remap(self, end):
-        """a map reaching ``end``, or None to read the file instead"""
+        """map the file again if it reaches ``end``; True if it does"""
         if self.writing_handle is not None:
-            return None
+            return False
         with self.opener(self.filename) as fp:
-            if self.opener.fstat(fp).st_size < end:
-                return None  # core's read reports the short file
+            size = self.opener.fstat(fp).st_size
+            if size < self._settings.data_threshold:
+                self._view = False
+                return False
+            if size < end:
+                return False  # core's read reports the short file
+            if self._view is None:
+                mmapindex.trace(self._settings, self.opener.join(self.filename))
             # random reads touch few pages: do not read the whole file in
             self._view = util.buffer(compat.mmapread_lazily(fp))
-        return self._view
+        return True
 
 
 @eh.wrapfunction(randomaccessfile, 'randomaccessfile')
 def _segment_file(orig, opener, filename, *args, **kwargs):
     settings = getattr(opener, 'options', None) and config.settings(opener)
-    threshold = settings.data_threshold if settings else None
-    if threshold is not None and filename is not None:
-        try:
-            size = opener.stat(filename).st_size
-        except FileNotFoundError:
-            size = 0
-        path = opener.join(filename)
-        if size >= max(threshold, 1) and settings.mmap_safe(path):
-            mmapindex.trace(settings, path)
-            return MappedSegmentFile(opener, filename, *args, **kwargs)
+    if (
+        settings
+        and settings.data_threshold is not None
+        and filename is not None
+        and settings.mmap_safe(opener.join(filename))
+    ):
+        return MappedSegmentFile(settings, opener, filename, *args, **kwargs)
     return orig(opener, filename, *args, **kwargs)
 
 

@@ -1,9 +1,11 @@
 """revlogperf's mapped data file: slices of one map, grown on demand, and
 the file itself while the revlog is writing"""
 
+import types
+
 import pytest
 
-from mercurial import error, vfs as vfsmod
+from mercurial import error, ui as uimod, vfs as vfsmod
 
 from hgext3rd.revlogperf import readpath
 
@@ -14,7 +16,11 @@ DATA = bytes(range(256)) * 64  # 16 KB
 def mapped(tmp_path):
     (tmp_path / 'x.d').write_bytes(DATA)
     opener = vfsmod.vfs(str(tmp_path).encode())
-    return readpath.MappedSegmentFile(opener, b'x.d', 65536), tmp_path / 'x.d'
+    settings = types.SimpleNamespace(
+        data_threshold=4096, trace_mmap=False, ui=uimod.ui()
+    )
+    segment = readpath.MappedSegmentFile(settings, opener, b'x.d', 65536)
+    return segment, tmp_path / 'x.d'
 
 
 def test_chunks_are_slices_of_the_map(mapped):
@@ -59,3 +65,14 @@ def test_clear_cache_drops_the_map(mapped):
     replacement.rename(path)  # as revlogperf truncates: a new inode
     assert bytes(segment.read_chunk(0, 4)) == b'new!'
     assert bytes(old) == DATA[:4]  # the old map is intact
+
+
+def test_small_file_is_read_as_core_reads_it(tmp_path):
+    (tmp_path / 'x.d').write_bytes(b'small')
+    opener = vfsmod.vfs(str(tmp_path).encode())
+    settings = types.SimpleNamespace(
+        data_threshold=4096, trace_mmap=False, ui=uimod.ui()
+    )
+    segment = readpath.MappedSegmentFile(settings, opener, b'x.d', 65536)
+    assert bytes(segment.read_chunk(1, 3)) == b'mal'
+    assert segment._view is False  # decided once

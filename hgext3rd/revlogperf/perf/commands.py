@@ -4,7 +4,6 @@
 # together. Each command selects its revlog as perf.py's do (-c, -m, --dir,
 # or a tracked file) and reports as perf.py does (see timing.py).
 
-import statistics
 
 from mercurial.i18n import _
 from mercurial import (
@@ -205,11 +204,11 @@ def revlog_suite(ui, repo, file_=None, **opts):
         fm.plain(b'  %s' % column)
     fm.plain(b'\n')
     for name, _task in tasks.seed_tasks(rl):
-        medians = [
-            statistics.median(samples[(col, name)])
-            for col in range(len(columns))
-        ]
-        ratios = [m / medians[0] if medians[0] else 0.0 for m in medians]
+        medians, ratios = zip(
+            *timing.medians_and_ratios(
+                [samples[(col, name)] for col in range(len(columns))]
+            )
+        )
         fm.startitem()
         fm.write(b'task', b'%-8s', name)
         for col, column in enumerate(columns):
@@ -217,7 +216,7 @@ def revlog_suite(ui, repo, file_=None, **opts):
             if col:
                 text += b' (%.2f)' % ratios[col]
             fm.plain(b'  %*s' % (len(column), text))
-        fm.data(settings=columns, median=medians, ratio=ratios)
+        fm.data(settings=columns, median=list(medians), ratio=list(ratios))
         fm.plain(b'\n')
     fm.end()
 

@@ -11,6 +11,7 @@
 
 import gc
 import os
+import statistics
 import time
 
 from mercurial.i18n import _
@@ -158,3 +159,14 @@ def best_of(func, number, repeat):
             func()
         results.append(time.perf_counter() - start)
     return min(results)
+
+
+def medians_and_ratios(samples):
+    """each column's median, and its ratio to the first column's
+
+    ``samples`` holds one list of measurements per column; a ratio below
+    1.0 is faster than the first column.
+    """
+    medians = [statistics.median(column) for column in samples]
+    first = medians[0]
+    return [(m, m / first if first else 0.0) for m in medians]
