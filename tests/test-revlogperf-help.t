@@ -54,7 +54,7 @@ The extension's help is its module docstring
   file read:
   
     [revlogperf]
-    # a byte quantity, or "off" (default: off)
+    # a byte quantity, or "off" (default: 1 MB; off on Windows)
     mmap-data-threshold = 1 MB
   
   Reading a revision checks its hash with its parents taken from the index,

@@ -49,7 +49,7 @@ mapped once per revlog, and each chunk read is a slice of the map instead of
 a file read::
 
   [revlogperf]
-  # a byte quantity, or "off" (default: off)
+  # a byte quantity, or "off" (default: 1 MB; off on Windows)
   mmap-data-threshold = 1 MB
 
 Reading a revision checks its hash with its parents taken from the index,

