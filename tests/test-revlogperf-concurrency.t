@@ -10,7 +10,7 @@ readers, a committer and a puller at the same time, indexes mmapped
   $ hg init source
   $ hg -R source debugbuilddag -m '+300'
   $ hg init repo
-  $ "$PYTHON" "$TESTDIR/testlib/concurrent.py" repo source 500 6 3
+  $ "$PYTHON" "$TESTDIR/testlib/busyrepo.py" repo source 500 6 3
   writer: exit 0
   puller: exit 0
   readers: ran

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """readers loop while one process commits and another pulls
 
-  concurrent.py REPO SOURCE COMMITS PULLS READERS
+  busyrepo.py REPO SOURCE COMMITS PULLS READERS
 
 In REPO (after a first commit), one process commits COMMITS changesets (one transaction each) while
 another pulls SOURCE in PULLS steps, and READERS threads each run
