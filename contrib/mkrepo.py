@@ -105,12 +105,22 @@ def build(args, ui=None):
             # stay small
             with repo.transaction(b'mkrepo'):
                 if args.legacy_changelog:
-                    repo.changelog._storedeltachains = True
+                    store_delta_chains(repo.changelog)
                 stop = min(start + BATCH, args.changesets)
                 p1 = commit_batch(repo, rng, tree, args, p1, start, stop,
                                   progress)
     progress.complete()
     return repo
+
+
+def store_delta_chains(changelog):
+    """make ``changelog`` store deltas, as Mercurial did before 4.2"""
+    changelog._storedeltachains = True
+    # a changelog is not generaldelta: hg >= 6.9 would search its deltas
+    # as a sparse revlog's (and assert); search them as releases before did
+    delta_config = getattr(changelog, 'delta_config', None)
+    if delta_config is not None:
+        delta_config.sparse_revlog = False
 
 
 def commit_batch(repo, rng, tree, args, p1, start, stop, progress):

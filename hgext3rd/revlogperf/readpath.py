@@ -58,7 +58,12 @@ class MappedSegmentFile(randomaccessfile.randomaccessfile):
         """map the file again if it reaches ``end``; True if it does"""
         if self.writing_handle is not None:
             return False
-        with self.opener(self.filename) as fp:
+        try:
+            fp = self.opener(self.filename)
+        except FileNotFoundError:
+            self._view = False  # core's read reports it
+            return False
+        with fp:
             size = self.opener.fstat(fp).st_size
             if size < self._settings.data_threshold:
                 self._view = False
