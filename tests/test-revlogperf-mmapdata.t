@@ -43,7 +43,7 @@ Every read gives the same bytes with the data map on and off
 
   $ read_all() {
   >   hg log -p --git "$@"
-  >   hg cat -r 20 mf "$@"; hg cat -r 100 mf "$@"
+  >   for rev in 0 20 50 100 149 155; do hg cat -r $rev mf "$@"; done
   >   hg cat -r tip big small mf random.bin "$@"
   >   hg annotate -r tip big small mf "$@"
   >   hg verify "$@" 2>&1
