@@ -7,9 +7,10 @@
 # revlog, and each chunk is a slice of the map: no open, no read, no copy.
 #
 # Checking a revision's hash needs its parents' nodes. Core looks them up
-# with ``parents(node)``, which maps the node back to its revision: in pure
-# builds that first builds a dict of every node in the revlog. The revision
-# number is known there, so the parents are taken from its index entry.
+# with ``parents(node)``, which maps the node back to its revision: a fresh
+# revlog first builds a dict of every node (pure builds) or its node tree
+# (C). The revision number is known there, so the parents are taken from
+# its index entry.
 
 from mercurial import (
     exthelper,
