@@ -8,12 +8,15 @@
 # such a truncate() writes the part that is kept to a temporary file next to
 # the original and renames it over the original: existing maps keep the old
 # inode and stay readable, new readers see the short file, and a file
-# hardlinked into another repository is never written through.
+# hardlinked into another repository is never written through. A file that
+# keeps every page it had (most filelogs are smaller than a page) cannot
+# raise SIGBUS in a map and is shortened in place, as core does.
 #
 # The rename is atomic: killed before it, the original is untouched and the
 # journal still says what to do (hg recover); killed after it, the work is
 # done, and replaying the journal again shortens nothing.
 
+import mmap
 import os
 
 from mercurial import (
@@ -26,6 +29,7 @@ from mercurial import (
 eh = exthelper.exthelper()
 
 _COPY_BLOCK = 1 << 20
+_PAGE = mmap.PAGESIZE
 
 
 @eh.wrapfunction(vfsmod.vfs, '__call__')
@@ -69,7 +73,7 @@ class ReplacingTruncate:
         if size is None:
             size = fp.tell()
         fp.flush()
-        if size >= os.fstat(fp.fileno()).st_size:
+        if not unmaps_pages(os.fstat(fp.fileno()).st_size, size):
             return fp.truncate(size)
         path = fp.name
         replace_with_prefix(path, size)
@@ -77,6 +81,23 @@ class ReplacingTruncate:
         fp.close()
         self._fp = util.posixfile(path, self._mode)
         return size
+
+
+def unmaps_pages(old_size, new_size):
+    """would shortening a file from ``old_size`` to ``new_size`` take from
+    a map of it a page that it touches?
+
+    Only a page wholly past the new end raises SIGBUS; within the last
+    page, a map reads zeros past the end. Most filelogs are smaller than a
+    page: they are truncated in place, as core does, at no cost.
+    """
+    if new_size >= old_size:
+        return False
+    return _pages(new_size) < _pages(old_size)
+
+
+def _pages(size):
+    return (size + _PAGE - 1) // _PAGE
 
 
 def replace_with_prefix(path, size):

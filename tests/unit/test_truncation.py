@@ -58,10 +58,20 @@ def test_hardlinked_copy_is_never_written_through(tmp_path, wrapped_vfs):
     assert len((tmp_path / 'clone.i').read_bytes()) == 10000
 
 
-def test_growing_or_same_size_truncate_is_core_truncate(tmp_path, wrapped_vfs):
-    opener, path = store(tmp_path, b'abc')
+def test_truncate_keeping_every_page_is_core_truncate(tmp_path, wrapped_vfs):
+    opener, path = store(tmp_path, b'abcdef')
     inode = path.stat().st_ino
     with opener(b'x.i', b'ab') as fp:
-        fp.truncate(3)
+        fp.truncate(6)  # same size
+        fp.truncate(3)  # within the one page
     assert path.stat().st_ino == inode
     assert path.read_bytes() == b'abc'
+
+
+@pytest.mark.parametrize('old, new, unmaps', [
+    (10, 10, False), (10, 12, False), (4096, 1, False), (4097, 4096, True),
+    (3, 0, True), (8192, 4097, False), (10000, 15, True), (0, 0, False),
+])
+def test_unmaps_pages(old, new, unmaps, monkeypatch):
+    monkeypatch.setattr(truncation, '_PAGE', 4096)
+    assert truncation.unmaps_pages(old, new) is unmaps
