@@ -17,6 +17,7 @@ from mercurial import (
     revlog,
 )
 from mercurial.node import short
+from mercurial.utils import stringutil
 
 eh = exthelper.exthelper()
 
@@ -58,6 +59,6 @@ def _revisiondata(orig, rl, nodeorrev, *args, **kwargs):
             which = short(nodeorrev)
         raise error.RevlogError(
             _(b'%s: cannot read revision %s: %s')
-            % (rl.display_id, which, str(exc).encode('utf-8', 'replace')),
+            % (rl.display_id, which, stringutil.forcebytestr(exc)),
             hint=_(b'the revlog may be damaged: run "hg verify"'),
         )

@@ -29,29 +29,27 @@ _ENTRY_P1, _ENTRY_P2, _ENTRY_NODE = 5, 6, 7
 class MappedSegmentFile(randomaccessfile.randomaccessfile):
     """a revlog data file whose chunks are slices of one map of it
 
-    The file is mapped at the first read, if it is at least the threshold
-    (so that opening a revlog costs nothing more). Chunks past the end of
-    the map (revisions appended since it was made) come from a new map, or,
-    while this revlog is writing (its data may sit in the write buffer),
-    from the file, as core reads them.
+    The file is mapped at the first read. Chunks past the end of the map
+    (revisions appended since it was made) come from a new map, or, while
+    this revlog is writing (its data may sit in the write buffer), from the
+    file, as core reads them.
     """
 
     def __init__(self, settings, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self._settings = settings
-        self._view = None  # not mapped yet; False: too small to map
+        self._view = None
 
     def clear_cache(self):
         super().clear_cache()
-        if self._view:
-            self._view = None
+        self._view = None
 
     def read_chunk(self, offset, length, *args, **kwargs):
         end = offset + length
         view = self._view
-        if view and end <= len(view):
+        if view is not None and end <= len(view):
             return view[offset:end]
-        if view is not False and self._remap(end):
+        if self._remap(end):
             return self._view[offset:end]
         return super().read_chunk(offset, length, *args, **kwargs)
 
@@ -62,14 +60,9 @@ class MappedSegmentFile(randomaccessfile.randomaccessfile):
         try:
             fp = self.opener(self.filename)
         except FileNotFoundError:
-            self._view = False  # core's read reports it
-            return False
+            return False  # core's read reports it
         with fp:
-            size = self.opener.fstat(fp).st_size
-            if size < self._settings.data_threshold:
-                self._view = False
-                return False
-            if size < end:
+            if self.opener.fstat(fp).st_size < end:
                 return False  # core's read reports the short file
             if self._view is None:
                 mmapindex.trace(self._settings, self.opener.join(self.filename))
@@ -81,13 +74,19 @@ class MappedSegmentFile(randomaccessfile.randomaccessfile):
 @eh.wrapfunction(randomaccessfile, 'randomaccessfile')
 def _segment_file(orig, opener, filename, *args, **kwargs):
     settings = getattr(opener, 'options', None) and config.settings(opener)
-    if (
-        settings
-        and settings.data_threshold is not None
-        and filename is not None
-        and settings.mmap_safe(opener.join(filename))
-    ):
-        return MappedSegmentFile(settings, opener, filename, *args, **kwargs)
+    threshold = settings.data_threshold if settings else None
+    if threshold is not None and filename is not None:
+        try:
+            size = opener.stat(filename).st_size
+        except FileNotFoundError:
+            size = 0
+        # one stat when the revlog opens: a file too small to map is read
+        # as core reads it, without a look at it on every first read
+        if size and size >= threshold:
+            if settings.mmap_safe(opener.join(filename)):
+                return MappedSegmentFile(
+                    settings, opener, filename, *args, **kwargs
+                )
     return orig(opener, filename, *args, **kwargs)
 
 

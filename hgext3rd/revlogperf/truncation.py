@@ -28,7 +28,6 @@ from mercurial import (
 
 eh = exthelper.exthelper()
 
-_COPY_BLOCK = 1 << 20
 _PAGE = mmap.PAGESIZE
 
 
@@ -103,19 +102,12 @@ def _pages(size):
 def replace_with_prefix(path, size):
     """replace the file at ``path`` with a copy of its first ``size`` bytes
 
-    The copy keeps the file's permission bits.
+    The copy keeps the file's permission bits (``util.mktempcopy``); it is
+    shortened before anyone can map it.
     """
-    tmp = util.mktempcopy(path, emptyok=True)
+    tmp = util.mktempcopy(path)
     try:
-        with util.posixfile(path, b'rb') as src:
-            with util.posixfile(tmp, b'wb') as dst:
-                remaining = size
-                while remaining:
-                    block = src.read(min(remaining, _COPY_BLOCK))
-                    if not block:
-                        break
-                    dst.write(block)
-                    remaining -= len(block)
+        os.truncate(tmp, size)
         util.rename(tmp, path)
     except BaseException:
         util.tryunlink(tmp)

@@ -7,9 +7,11 @@ import pytest
 
 from mercurial import error, ui as uimod, vfs as vfsmod
 
-from hgext3rd.revlogperf import readpath
+from hgext3rd.revlogperf import config, readpath
 
 DATA = bytes(range(256)) * 64  # 16 KB
+# core's class (the module attribute is wrapped once revlogperf is loaded)
+CORE_SEGMENT_FILE = readpath.MappedSegmentFile.__bases__[0]
 
 
 @pytest.fixture
@@ -67,12 +69,27 @@ def test_clear_cache_drops_the_map(mapped):
     assert bytes(old) == DATA[:4]  # the old map is intact
 
 
-def test_small_file_is_read_as_core_reads_it(tmp_path):
-    (tmp_path / 'x.d').write_bytes(b'small')
+def open_segment(tmp_path, content):
+    """the segment file revlogperf's factory makes for a file of content"""
+    (tmp_path / 'x.d').write_bytes(content)
     opener = vfsmod.vfs(str(tmp_path).encode())
     settings = types.SimpleNamespace(
-        data_threshold=4096, trace_mmap=False, ui=uimod.ui()
+        data_threshold=4096, trace_mmap=False, ui=uimod.ui(),
+        mmap_safe=lambda path: True,
     )
-    segment = readpath.MappedSegmentFile(settings, opener, b'x.d', 65536)
+    opener.options = {config.OPTIONS_KEY: settings}
+    return readpath._segment_file(
+        CORE_SEGMENT_FILE, opener, b'x.d', 65536
+    )
+
+
+def test_small_file_is_read_as_core_reads_it(tmp_path):
+    segment = open_segment(tmp_path, b'small')
     assert bytes(segment.read_chunk(1, 3)) == b'mal'
-    assert segment._view is False  # decided once
+    assert type(segment) is CORE_SEGMENT_FILE  # decided once
+
+
+def test_large_file_is_mapped(tmp_path):
+    segment = open_segment(tmp_path, DATA)
+    assert isinstance(segment, readpath.MappedSegmentFile)
+    assert bytes(segment.read_chunk(4000, 200)) == DATA[4000:4200]
