@@ -2,6 +2,7 @@
 """run Mercurial's own tests plainly and with revlogperf, and compare
 
     hgsuite.py --hg HG --tests-dir DIR --list FILE --extension PATH [-j N]
+               [--timeout S]
 
 Runs the tests named in FILE (those DIR has) with DIR's run-tests.py, once
 plainly and once with ``--extra-config-opt extensions.revlogperf=PATH``,
@@ -27,7 +28,8 @@ def read_list(path):
 def run(args, tests, extra):
     outdir = tempfile.mkdtemp(prefix='hgsuite-')
     command = [sys.executable, 'run-tests.py', '--with-hg', args.hg,
-               '-j', str(args.jobs), '--json', '--outputdir', outdir] + extra
+               '-j', str(args.jobs), '--timeout', str(args.timeout),
+               '--json', '--outputdir', outdir] + extra
     started = time.time()
     subprocess.call(command + tests, cwd=args.tests_dir,
                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -44,6 +46,10 @@ def main(argv=None):
     ap.add_argument('--list', required=True)
     ap.add_argument('--extension', required=True)
     ap.add_argument('-j', '--jobs', type=int, default=2)
+    # run-tests.py's 180 s default is too short for test-persistent-nodemap.t
+    # and test-upgrade-repo.t on a busy 2-core machine: a timeout is not a
+    # result
+    ap.add_argument('--timeout', type=int, default=900)
     args = ap.parse_args(argv)
 
     listed = read_list(args.list)

@@ -1,4 +1,5 @@
 # features of the Mercurial under test that revlogperf's .t tests depend on
+import os
 import re
 import subprocess
 
@@ -23,3 +24,21 @@ def has_inline_changelog():
 )
 def has_core_mmap():
     return not hghave.checks["pure"][0]() or _hgversion() < (6, 9)
+
+
+@hghave.check(
+    "deny-read",
+    "a file can be made unreadable to hg (not root, or root and setpriv)",
+)
+def has_deny_read():
+    if os.name != 'posix':
+        return False
+    if os.getuid() != 0:
+        return True
+    # as testlib/readall.sh runs it: root without the capabilities that
+    # let it read a file whatever its mode
+    drop = '--bounding-set=-dac_override,-dac_read_search'
+    try:
+        return subprocess.call(['setpriv', drop, 'true']) == 0
+    except OSError:
+        return False

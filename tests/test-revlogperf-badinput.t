@@ -80,6 +80,31 @@ nothing on disk
   data/big.d cut-data
   data/big.d directory
 
+An unreadable file (permission denied) on each revlog: the same. Root reads
+any file, so as root the commands run without that power
+
+#if deny-read
+  $ for file in 00changelog.i 00changelog.d 00manifest.i data/big.i data/big.d; do
+  >   echo "$file unreadable"
+  >   for mmap in 0 off; do
+  >     rm -rf d
+  >     cp -R base d
+  >     chmod 000 d/.hg/store/$file
+  >     checksums d > before
+  >     readall_unprivileged d --config revlogperf.mmap-index-threshold=$mmap \
+  >       --config revlogperf.mmap-data-threshold=$mmap > result-$mmap
+  >     checksums d | cmp - before || echo "A READ CHANGED THE STORE"
+  >   done
+  >   cat result-0
+  >   cmp result-0 result-off || echo "MMAP CHANGED THE RESULT"
+  > done
+  00changelog.i unreadable
+  00changelog.d unreadable
+  00manifest.i unreadable
+  data/big.i unreadable
+  data/big.d unreadable
+#endif
+
 Bad values for every revlogperf option are configuration errors naming it
 
   $ for item in mmap-index-threshold mmap-data-threshold mmap-filelogs trace-mmap fast-decompress; do
