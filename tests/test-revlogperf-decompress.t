@@ -90,6 +90,20 @@ With revlogperf, the zstandard package reads it, identically
   $ hg -R zstd log -p --git $NOZSTD | cmp - zstd-log-on
   $ hg -R zstd verify -q $NOZSTD
 
+From 7.2, ``HGZSTDPOLICY`` names the zstd modules Mercurial may use; one the
+user set is obeyed, with revlogperf as without it
+
+#if hg72
+  $ HGZSTDPOLICY=none hg -R zstd log -l 1 -T '{desc}\n'
+  abort: repository requires features unknown to this Mercurial: revlog-compression-zstd
+  (see https://mercurial-scm.org/wiki/MissingRequirement for more information)
+  [255]
+  $ HGZSTDPOLICY=none hg -R zstd log -l 1 -T '{desc}\n' $OFF
+  abort: repository requires features unknown to this Mercurial: revlog-compression-zstd
+  (see https://mercurial-scm.org/wiki/MissingRequirement for more information)
+  [255]
+#endif
+
 Damaged chunks are clear errors
 -------------------------------
 

@@ -9,6 +9,7 @@ import os
 
 from mercurial import (
     localrepo,
+    policy,
     pycompat,
     revlog,
     util,
@@ -37,6 +38,17 @@ if hasattr(revlog, '_InnerRevlog'):
     DECOMPRESSION_OWNER = revlog._InnerRevlog
 else:  # hg <= 6.5
     DECOMPRESSION_OWNER = revlog.revlog
+
+
+def zstd_policy_set_by_user():
+    """whether the user named the zstd modules Mercurial may use
+
+    ``HGZSTDPOLICY`` (e.g. ``none``, or ``vendored`` alone) is a choice to
+    respect, not a missing module to make up for.
+    """
+    if not hasattr(policy, 'zstd_policy'):  # hg <= 7.1: no HGZSTDPOLICY
+        return False
+    return bool(os.environ.get('HGZSTDPOLICY'))
 
 
 def chunk_file(owner):

@@ -33,13 +33,13 @@ ZSTD_HEADER = b'('
 def _zstd_everywhere(ui):
     """give the zstd engine the ``zstandard`` package where core has none
 
-    Pure builds and builds without the vendored ``mercurial.zstd`` (or a
-    7.2 ``HGZSTDPOLICY`` that finds none) cannot open zstd repositories. A
-    working core engine is never replaced. In extsetup, so that it sees what
-    every extension's uisetup left.
+    Pure builds and builds without the vendored ``mercurial.zstd`` cannot
+    open zstd repositories. A working core engine is never replaced, nor a
+    ``HGZSTDPOLICY`` the user set overruled. In extsetup, so that it sees
+    what every extension's uisetup left.
     """
     engine = util.compengines[b'zstd']
-    if engine.available():
+    if compat.zstd_policy_set_by_user() or engine.available():
         return
     try:
         import zstandard
