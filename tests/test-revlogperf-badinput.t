@@ -26,32 +26,36 @@ data file
   .hg/store/data/big.d
   .hg/store/data/big.i
   $ cd ..
-  $ checksums() { (cd "$1/.hg/store" && find . -type f | sort | xargs md5sum); }
+  $ checksums() { (cd "$1/.hg/store" && find . -type f -readable | sort | xargs md5sum); }
 
 Each damage, on each file: every read command succeeds or ends in a Mercurial
 error naming the revlog (only other outcomes are shown), gives the same result
 with the index and data files mmapped (threshold 0) and read, and changes
 nothing on disk
 
-  $ for file in 00changelog.i 00changelog.d 00manifest.i data/big.i data/big.d; do
-  >   for damage in truncate-entry empty cut-data bad-version directory; do
-  >     case $file:$damage in
-  >       *.d:bad-version|*.d:truncate-entry) continue;;
-  >     esac
-  >     echo "$file $damage"
-  >     for mmap in 0 off; do
-  >       rm -rf d
-  >       cp -R base d
-  >       "$PYTHON" "$TESTDIR/testlib/damage.py" $damage d/.hg/store/$file
-  >       checksums d > before
-  >       readall d --config revlogperf.mmap-index-threshold=$mmap \
-  >         --config revlogperf.mmap-data-threshold=$mmap > result-$mmap
-  >       checksums d | cmp - before || echo "A READ CHANGED THE STORE"
+  $ damage_each() {
+  >   reader=$1; shift
+  >   for file in 00changelog.i 00changelog.d 00manifest.i data/big.i data/big.d; do
+  >     for damage in "$@"; do
+  >       case $file:$damage in
+  >         *.d:bad-version|*.d:truncate-entry) continue;;
+  >       esac
+  >       echo "$file $damage"
+  >       for mmap in 0 off; do
+  >         rm -rf d
+  >         cp -R base d
+  >         "$PYTHON" "$TESTDIR/testlib/damage.py" $damage d/.hg/store/$file
+  >         checksums d > before
+  >         $reader d --config revlogperf.mmap-index-threshold=$mmap \
+  >           --config revlogperf.mmap-data-threshold=$mmap > result-$mmap
+  >         checksums d | cmp - before || echo "A READ CHANGED THE STORE"
+  >       done
+  >       cat result-0
+  >       cmp result-0 result-off || echo "MMAP CHANGED THE RESULT"
   >     done
-  >     cat result-0
-  >     cmp result-0 result-off || echo "MMAP CHANGED THE RESULT"
   >   done
-  > done
+  > }
+  $ damage_each readall truncate-entry empty cut-data bad-version directory
   00changelog.i truncate-entry
   00changelog.i empty
     verify -q: (first damaged changeset appears to be 0)
@@ -84,25 +88,23 @@ An unreadable file (permission denied) on each revlog: the same. Root reads
 any file, so as root the commands run without that power
 
 #if deny-read
-  $ for file in 00changelog.i 00changelog.d 00manifest.i data/big.i data/big.d; do
-  >   echo "$file unreadable"
-  >   for mmap in 0 off; do
-  >     rm -rf d
-  >     cp -R base d
-  >     chmod 000 d/.hg/store/$file
-  >     checksums d > before
-  >     readall_unprivileged d --config revlogperf.mmap-index-threshold=$mmap \
-  >       --config revlogperf.mmap-data-threshold=$mmap > result-$mmap
-  >     checksums d | cmp - before || echo "A READ CHANGED THE STORE"
-  >   done
-  >   cat result-0
-  >   cmp result-0 result-off || echo "MMAP CHANGED THE RESULT"
-  > done
+  $ damage_each readall_unprivileged unreadable
   00changelog.i unreadable
   00changelog.d unreadable
   00manifest.i unreadable
   data/big.i unreadable
   data/big.d unreadable
+
+Each of these is core's own error, naming the file (d is left with
+data/big.d unreadable)
+
+  $ unprivileged hg --cwd d cat -r tip big --config revlogperf.mmap-data-threshold=0
+  abort: Permission denied: '$TESTTMP/d/.hg/store/data/big.d'
+  [255]
+  $ "$PYTHON" "$TESTDIR/testlib/damage.py" unreadable d/.hg/store/00changelog.d
+  $ unprivileged hg -R d log -l 1 -T '{desc}\n'
+  abort: Permission denied: '$TESTTMP/d/.hg/store/00changelog.d'
+  [255]
 #endif
 
 Bad values for every revlogperf option are configuration errors naming it

@@ -6,6 +6,7 @@ usage: damage.py KIND PATH
   cut-data        cut the file to a third (index entries point past its end)
   bad-version     write an unknown revlog version in the header
   directory       replace the file with a directory
+  unreadable      take every permission away (mode 000)
 """
 
 import os
@@ -26,6 +27,9 @@ elif kind == 'bad-version':
 elif kind == 'directory':
     os.unlink(path)
     os.mkdir(path)
+    sys.exit(0)
+elif kind == 'unreadable':
+    os.chmod(path, 0)
     sys.exit(0)
 else:
     sys.exit('unknown damage: %s' % kind)

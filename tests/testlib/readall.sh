@@ -6,14 +6,18 @@ readall() {
     debugreadall "$@"
 }
 
-# readall_unprivileged REPO [--config ...]: the same, where a file's mode
-# is obeyed: as root, without the capabilities that let root read any file
-# (hghave deny-read)
-readall_unprivileged() {
-  unprivileged=
+# unprivileged COMMAND...: run it where a file's mode is obeyed: as root,
+# without the capabilities that let root read any file (hghave deny-read)
+unprivileged() {
   if [ "$(id -u)" = 0 ]; then
-    unprivileged="setpriv --bounding-set=-dac_override,-dac_read_search"
+    setpriv --bounding-set=-dac_override,-dac_read_search "$@"
+  else
+    "$@"
   fi
-  $unprivileged hg --config extensions.readall="$TESTDIR/testlib/readall.py" \
+}
+
+# readall_unprivileged REPO [--config ...]: readall, unprivileged
+readall_unprivileged() {
+  unprivileged hg --config extensions.readall="$TESTDIR/testlib/readall.py" \
     debugreadall "$@"
 }
