@@ -151,6 +151,23 @@ Two repositories in one process keep their own settings
   b 101
   a 101
 
+Another extension that wraps util.mmapread as core calls it, with the
+file alone (Mercurial's own test-revlog-mmapindex.t has one), keeps working
+
+  $ cat > wrapmmap.py << EOF
+  > from mercurial import extensions, util
+  > def extsetup(ui):
+  >     def mmapread(orig, fp):
+  >         ui.write(b'wrapped mmapread\n')
+  >         return orig(fp)
+  >     extensions.wrapfunction(util, 'mmapread', mmapread)
+  > EOF
+  $ hg log -l 1 -R a -T '{rev}\n' --config extensions.wrapmmap=wrapmmap.py \
+  >   --config revlogperf.mmap-index-threshold=4k
+  mmapping $TESTTMP/a/.hg/store/00changelog.i
+  wrapped mmapread
+  100
+
 Bad values are configuration errors
 -----------------------------------
 
