@@ -92,7 +92,7 @@ test-matrix:
 	done; exit $$status
 
 # Mercurial's own tests (tests/hg-suite.txt), plainly and with revlogperf:
-# the results must not differ. About 15 minutes a release here; not in CI.
+# the results must not differ. About 15 minutes a run here, two runs; not in CI.
 test-hg-suite: setup
 	$(PY) contrib/hgsuite.py --hg $(HG) --tests-dir $(CACHE)/tests \
 	    --list tests/hg-suite.txt --extension hgext3rd/revlogperf -j $(JOBS)
