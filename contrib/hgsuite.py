@@ -6,11 +6,13 @@
 
 Runs the tests named in FILE (those DIR has) with DIR's run-tests.py, once
 plainly and once with ``--extra-config-opt extensions.revlogperf=PATH``,
-prints each test's result under both, and exits 1 if any differs. A test
-that fails the same way in both runs is listed, not hidden.
+prints each test's result under both, and exits 1 if any differs. A failure
+is shown with a digest of its output: a test that fails in both runs is the
+same only if it fails with the same output, and is listed, not hidden.
 """
 
 import argparse
+import hashlib
 import json
 import os
 import subprocess
@@ -47,8 +49,15 @@ def run(args, tests, extra):
                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     with open(os.path.join(outdir, 'report.json')) as fp:
         report = json.loads(fp.read().split('=', 1)[1])
-    return {name: entry['result'] for name, entry in report.items()}, \
-        time.time() - started
+    results = {}
+    for name, entry in report.items():
+        result = entry['result']
+        if result == 'failure':
+            # a failure is its output: two runs fail alike only if the same
+            with open(os.path.join(outdir, name + '.err'), 'rb') as fp:
+                result = 'failure %s' % hashlib.md5(fp.read()).hexdigest()[:6]
+        results[name] = result
+    return results, time.time() - started
 
 
 def main(argv=None):
@@ -80,12 +89,12 @@ def main(argv=None):
     cases = sorted(set(plain) | set(with_ext),
                    key=lambda name: (tests.index(name.split('#')[0]), name))
     differ = 0
-    print('%-55s %-10s %-10s' % ('test', 'plain', 'revlogperf'))
+    print('%-55s %-14s %-14s' % ('test', 'plain', 'revlogperf'))
     for case in cases:
         a, b = plain.get(case, 'missing'), with_ext.get(case, 'missing')
         mark = '' if a == b else '   <-- differs'
         differ += a != b
-        print('%-55s %-10s %-10s%s' % (case, a, b, mark))
+        print('%-55s %-14s %-14s%s' % (case, a, b, mark))
     print('%d tests, %d results; plain run %.0f s, revlogperf run %.0f s; '
           '%d differ' % (len(tests), len(cases), plain_time, ext_time, differ))
     return 1 if differ else 0
