@@ -1,10 +1,11 @@
 # killat.py - kill hg with SIGKILL just before it renames a temporary file
-# over the store file named by $KILLAT (revlogperf's truncation does that)
+# over the store file named by $KILLAT (revlogperf's truncation does that,
+# with os.rename)
 
 import os
 import signal
 
-from mercurial import extensions, util
+from mercurial import extensions
 
 
 def _rename(orig, src, dst):
@@ -14,4 +15,4 @@ def _rename(orig, src, dst):
 
 
 def uisetup(ui):
-    extensions.wrapfunction(util, 'rename', _rename)
+    extensions.wrapfunction(os, 'rename', _rename)
