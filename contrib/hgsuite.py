@@ -52,9 +52,10 @@ def run(args, tests, extra):
     results = {}
     for name, entry in report.items():
         result = entry['result']
-        if result == 'failure':
-            # a failure is its output: two runs fail alike only if the same
-            with open(os.path.join(outdir, name + '.err'), 'rb') as fp:
+        err = os.path.join(outdir, name + '.err')
+        if result == 'failure' and os.path.exists(err):
+            # two runs fail alike only with the same output
+            with open(err, 'rb') as fp:
                 result = 'failure %s' % hashlib.md5(fp.read()).hexdigest()[:6]
         results[name] = result
     return results, time.time() - started
