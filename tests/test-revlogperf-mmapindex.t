@@ -151,21 +151,24 @@ Two repositories in one process keep their own settings
   b 101
   a 101
 
-Another extension that wraps util.mmapread as core calls it, with the
-file alone (Mercurial's own test-revlog-mmapindex.t has one), keeps working
+Another extension that wraps util.mmapread with positional arguments, as
+Mercurial's own test-revlog-mmapindex.t does, keeps working: the index is
+mapped through it (lazily, the pre-population of 6.9+ turned off by a third
+positional argument)
 
   $ cat > wrapmmap.py << EOF
   > from mercurial import extensions, util
   > def extsetup(ui):
-  >     def mmapread(orig, fp):
-  >         ui.write(b'wrapped mmapread\n')
-  >         return orig(fp)
+  >     def mmapread(orig, fp, *args):
+  >         ui.write(b'wrapped mmapread%s\n' % repr(args).encode())
+  >         return orig(fp, *args)
   >     extensions.wrapfunction(util, 'mmapread', mmapread)
   > EOF
   $ hg log -l 1 -R a -T '{rev}\n' --config extensions.wrapmmap=wrapmmap.py \
   >   --config revlogperf.mmap-index-threshold=4k
   mmapping $TESTTMP/a/.hg/store/00changelog.i
-  wrapped mmapread
+  wrapped mmapread(None, False) (hg69 !)
+  wrapped mmapread() (no-hg69 !)
   100
 
 Bad values are configuration errors

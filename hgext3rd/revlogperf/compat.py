@@ -125,11 +125,17 @@ _MMAPREAD_POPULATES = (
 )
 
 
-def mmapread_lazily(fp):
-    """map the whole file, faulting pages in only as they are touched"""
+def mmapread_lazily(fp, size=None):
+    """map the file (its first ``size`` bytes), faulting pages in as touched
+
+    Positional arguments, as core passes them: extensions wrapping
+    ``util.mmapread(orig, fp, *args)`` keep working.
+    """
     if _MMAPREAD_POPULATES:
-        return util.mmapread(fp, pre_populate=False)
-    return util.mmapread(fp)
+        return util.mmapread(fp, size, False)
+    if size is None:
+        return util.mmapread(fp)
+    return util.mmapread(fp, size)
 
 
 # hg <= 7.0 has no ``writable`` argument (7.2 requires it for filelogs)

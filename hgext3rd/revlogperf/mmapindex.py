@@ -14,7 +14,10 @@ from mercurial import (
 )
 from mercurial.revlogutils import constants as revlogconst
 
-from . import config
+from . import (
+    compat,
+    config,
+)
 
 eh = exthelper.exthelper()
 
@@ -42,13 +45,12 @@ def _get_data(orig, rl, filepath, mmap_threshold, size=None):
                 path = opener.join(filepath)
                 if settings.mmap_safe(path):
                     trace(settings, path)
-                    if size is None:
-                        # called as core calls it: extensions that wrap
-                        # util.mmapread expect no size for a whole file
-                        return util.buffer(util.mmapread(fp))
-                    # never map past the end of the file: SIGBUS
-                    size = min(size, file_size)
-                    return util.buffer(util.mmapread(fp, size))
+                    if size is not None:
+                        # never map past the end of the file: SIGBUS
+                        size = min(size, file_size)
+                    # lazily on every release: 6.9+ would fault in the
+                    # whole index, which costs more than reading the tip
+                    return util.buffer(compat.mmapread_lazily(fp, size))
             return fp.read() if size is None else fp.read(size)
     except FileNotFoundError:
         return b''
