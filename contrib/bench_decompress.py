@@ -3,7 +3,7 @@
 
     bench_decompress.py REPO [-c|-m|--file FILE] [--repeats R]
 
-Reads every stored chunk of one revlog, then times, alternating in one
+Reads every stored chunk of one revlog, then times, block by block in one
 process, the same chunks through (1) the release's own ``decompress``,
 (2) revlogperf's dispatcher on the same revlog, (3) the library alone
 (``zlib.decompress`` or a one-shot ``ZstdDecompressor.decompress``) on the
@@ -45,11 +45,39 @@ def load_repo(path):
     return compat.repository(ui, path.encode())
 
 
+def as_read_path_passes(chunks):
+    """the chunks as memoryviews of one buffer, as core's read path has them"""
+    whole = util.buffer(b''.join(chunks))
+    views, offset = [], 0
+    for c in chunks:
+        views.append(whole[offset:offset + len(c)])
+        offset += len(c)
+    return views
+
+
 def timed(fn, chunks):
     start = time.perf_counter()
     for c in chunks:
         fn(c)
     return time.perf_counter() - start
+
+
+def interleaved(variants, chunks, block=500):
+    """seconds per chunk of each variant, over ``chunks`` block by block
+
+    The variants take turns on each block, in rotating order, so that a
+    noisy neighbour hits them alike. ``variants`` maps a name to a function
+    giving the decompress function: it is looked up once per block, as
+    core's ``_chunks`` looks ``decompress`` up once per batch.
+    """
+    names = list(variants)
+    totals = dict.fromkeys(names, 0.0)
+    for turn, start in enumerate(range(0, len(chunks), block)):
+        part = chunks[start:start + block]
+        k = turn % len(names)
+        for name in names[k:] + names[:k]:
+            totals[name] += timed(variants[name](), part)
+    return {name: total / len(chunks) for name, total in totals.items()}
 
 
 def main(argv=None):
@@ -68,10 +96,10 @@ def main(argv=None):
     owner = getattr(rl, '_inner', rl)
     chunks = [compat.raw_chunk(owner, r) for r in range(len(rl))]
     headers = collections.Counter(c[0:1] for c in chunks)
+    chunks = as_read_path_passes(chunks)
 
     core = type(owner).decompress.__get__(owner)  # the release's own code
-    ours = owner.__dict__.get('decompress')
-    if ours is None:
+    if 'decompress' not in owner.__dict__:
         sys.exit('revlogperf dispatcher not installed (fast-decompress off?)')
     zstd = util.compengines[b'zstd']._module
     raw = {b'x': zlib.decompress}
@@ -80,19 +108,26 @@ def main(argv=None):
     main_header = headers.most_common(1)[0][0]
     rawfn = raw.get(main_header)
     rawchunks = [c for c in chunks if c[0:1] == main_header]
+    # revlogperf picks its path on the first chunk, as when reading starts
+    owner.decompress(chunks[0])
 
+    every = {'core': lambda: core, 'revlogperf': lambda: owner.decompress}
     samples = collections.defaultdict(list)
+    ratios = collections.defaultdict(list)
     for _ in range(args.repeats):
-        # alternate, so that a noisy neighbour hits every variant alike
-        samples['core'].append(timed(core, chunks) / len(chunks))
-        samples['revlogperf'].append(timed(ours, chunks) / len(chunks))
+        for name, value in interleaved(every, chunks).items():
+            samples[name].append(value)
+        ratios['revlogperf / core'].append(
+            samples['revlogperf'][-1] / samples['core'][-1])
         if rawfn is not None:
-            samples['core, %s only' % main_header] .append(
-                timed(core, rawchunks) / len(rawchunks))
-            samples['revlogperf, %s only' % main_header].append(
-                timed(ours, rawchunks) / len(rawchunks))
-            samples['raw library'].append(
-                timed(rawfn, rawchunks) / len(rawchunks))
+            only = interleaved(
+                dict(every, raw=lambda: rawfn), rawchunks)
+            for name in every:
+                samples['%s, %s only' % (name, main_header)].append(
+                    only[name])
+                ratios['%s / raw library' % name].append(
+                    only[name] / only['raw'])
+            samples['raw library'].append(only['raw'])
         if main_header == b'(' and hasattr(
                 zstd.ZstdDecompressor, 'multi_decompress_to_buffer'):
             dctx = zstd.ZstdDecompressor()
@@ -104,21 +139,16 @@ def main(argv=None):
             except Exception as exc:  # e.g. frames without content size
                 samples['zstd batch API (failed: %s)' % exc].append(0.0)
 
-    print('%s %s: %d chunks, headers %s, Mercurial %s' % (
+    print('%s %s: %d chunks, headers %s, Mercurial %s, %d repeats' % (
         args.repo, args.what, len(chunks),
         ' '.join('%r:%d' % kv for kv in headers.most_common()),
-        util.version().decode()))
-    base = statistics.median(samples['core'])
+        util.version().decode(), args.repeats))
     for name, values in samples.items():
-        med = statistics.median(values)
-        print('  %-24s %8.3f us/chunk  ratio to core %.3f' % (
-            name, med * 1e6, med / base if base else 0))
-    if rawfn is not None:
-        r = statistics.median(samples['raw library'])
-        for who in ('core', 'revlogperf'):
-            m = statistics.median(samples['%s, %s only' % (who, main_header)])
-            print('  %-10s overhead over the raw library: %+.1f%%'
-                  % (who, (m / r - 1) * 100))
+        print('  %-24s %8.3f us/chunk' % (name, statistics.median(values) * 1e6))
+    print('  median of the ratios within each repeat:')
+    for name, values in ratios.items():
+        print('  %-24s %6.3f  (%.3f-%.3f)' % (
+            name, statistics.median(values), min(values), max(values)))
 
 
 if __name__ == '__main__':

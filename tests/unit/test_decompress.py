@@ -105,3 +105,57 @@ def test_unknown_header_names_file_revision_and_header():
         b'data/f.d, revision 1: cannot decompress chunk with header 0x41: '
         b'unknown compression type'
     )
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.binary(max_size=512), st.sampled_from(sorted(ENCODINGS))),
+        min_size=1,
+        max_size=12,
+    ),
+    st.booleans(),
+)
+def test_mixed_chunks_round_trip_whatever_comes_first(pieces, bound_once):
+    """the first chunk picks a fast path; any later chunk still reads right
+
+    Core's ``_chunk`` looks ``decompress`` up on every call, ``_chunks``
+    once per batch: both see the right text.
+    """
+    chunks = [ENCODINGS[encoding](text) for text, encoding in pieces]
+    owner, first = dispatcher(*chunks)
+    owner.decompress = first
+    decomp = owner.decompress
+    for (text, encoding), chunk in zip(pieces, chunks):
+        if not bound_once:
+            decomp = owner.decompress
+        expected = b'\0' + text if encoding == 'stored' else text
+        assert bytes(decomp(chunk)) == expected
+
+
+@pytest.mark.parametrize('encoding', ['zlib', 'zstd'])
+def test_one_library_revlog_skips_the_header_test(encoding):
+    texts = [b'revision %d\n' % i * 20 for i in range(3)]
+    chunks = [ENCODINGS[encoding](t) for t in texts]
+    owner, first = dispatcher(*chunks)
+    owner.decompress = first
+    for text, chunk in zip(texts, chunks):
+        assert bytes(owner.decompress(chunk)) == text
+    assert 'straight_to' in owner.decompress.__qualname__
+    # another header: every header is tested from now on, the library's first
+    assert bytes(owner.decompress(b'u' + texts[0])) == texts[0]
+    assert 'preferring' in owner.decompress.__qualname__
+    assert bytes(owner.decompress(chunks[0])) == texts[0]
+
+
+def test_damage_on_the_fast_path_is_a_revlog_error():
+    good = zlib.compress(b'a' * 100)
+    bad = good[:10] + b'\xff' * 4 + good[14:]
+    owner, first = dispatcher(good, bad)
+    owner.decompress = first
+    owner.decompress(good)
+    with pytest.raises(error.RevlogError) as exc:
+        owner.decompress(bad)
+    assert exc.value.args[0].startswith(
+        b'data/f.d, revision 1: cannot decompress chunk with header 0x78'
+    )
