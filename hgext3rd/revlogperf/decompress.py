@@ -128,7 +128,7 @@ def make_dispatcher(owner):
             switch_to(straight_to(0x78, zlib_decompress))
         elif header == ZSTD_HEADER and zstd_oneshot is not None:
             switch_to(straight_to(0x28, zstd_oneshot))
-        else:
+        elif header:  # an empty chunk tells nothing: wait for the next
             switch_to(by_header)
         return text
 

@@ -64,6 +64,16 @@ def test_empty_chunk():
     assert decomp(b'') == b''
 
 
+def test_empty_first_chunk_leaves_the_choice_to_the_next():
+    chunk = zlib.compress(b'text' * 10)
+    owner, first = dispatcher(b'', chunk)
+    owner.decompress = first
+    assert owner.decompress(b'') == b''
+    assert owner.decompress is first
+    assert owner.decompress(chunk) == b'text' * 10
+    assert 'straight_to' in owner.decompress.__qualname__
+
+
 @settings(max_examples=500, deadline=None)
 @given(
     st.binary(min_size=1, max_size=2048),
