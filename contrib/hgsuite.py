@@ -45,10 +45,13 @@ def run(args, tests, extra):
                '-j', str(args.jobs), '--timeout', str(args.timeout),
                '--json', '--outputdir', outdir] + extra
     started = time.time()
-    subprocess.call(command + tests, cwd=args.tests_dir,
-                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    with open(os.path.join(outdir, 'report.json')) as fp:
-        report = json.loads(fp.read().split('=', 1)[1])
+    proc = subprocess.run(command + tests, cwd=args.tests_dir,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        with open(os.path.join(outdir, 'report.json')) as fp:
+            report = json.loads(fp.read().split('=', 1)[1])
+    except FileNotFoundError:
+        sys.exit('run-tests.py ran no test:\n%s' % proc.stderr.decode())
     results = {}
     for name, entry in report.items():
         result = entry['result']
@@ -73,6 +76,8 @@ def main(argv=None):
     # result
     ap.add_argument('--timeout', type=int, default=900)
     args = ap.parse_args(argv)
+    # run-tests.py runs in the tests directory
+    args.hg = os.path.abspath(args.hg)
 
     listed = read_list(args.list)
     tests = [t for t in listed
