@@ -123,13 +123,14 @@ def make_dispatcher(owner):
 
     def first(data):
         text = by_header(data)
-        header = bytes(data[0:1])
-        if header == b'x':
-            switch_to(straight_to(0x78, zlib_decompress))
-        elif header == ZSTD_HEADER and zstd_oneshot is not None:
-            switch_to(straight_to(0x28, zstd_oneshot))
-        elif header:  # an empty chunk tells nothing: wait for the next
-            switch_to(by_header)
+        if len(data):  # an empty chunk tells nothing: wait for the next
+            header = data[0]
+            # by_header made the zstd context if the chunk is zstd
+            library = {0x78: zlib_decompress, 0x28: zstd_oneshot}.get(header)
+            if library is None:
+                switch_to(by_header)
+            else:
+                switch_to(straight_to(header, library))
         return text
 
     def straight_to(header, library):

@@ -108,11 +108,11 @@ def replace_with_prefix(path, size):
     tmp = util.mktempcopy(path)
     try:
         os.truncate(tmp, size)
-        # os.rename, as util.rename is on POSIX: extensions that watch
-        # util.rename for the files core writes anew must not take this
-        # shortening for one (Mercurial's test-transaction-rollback-on-
-        # revlog-split.t kills the process at such a rename)
-        os.rename(tmp, path)
+        # not util.rename: extensions that watch it for the files core
+        # writes anew must not take this shortening for one (Mercurial's
+        # test-transaction-rollback-on-revlog-split.t kills the process at
+        # such a rename)
+        os.replace(tmp, path)
     except BaseException:
         util.tryunlink(tmp)
         raise

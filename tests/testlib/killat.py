@@ -1,6 +1,6 @@
-# killat.py - kill hg with SIGKILL just before it renames a temporary file
+# killat.py - kill hg with SIGKILL just before it moves a temporary file
 # over the store file named by $KILLAT (revlogperf's truncation does that,
-# with os.rename)
+# with os.replace)
 
 import os
 import signal
@@ -8,11 +8,11 @@ import signal
 from mercurial import extensions
 
 
-def _rename(orig, src, dst):
+def _replace(orig, src, dst):
     if dst.endswith(b'/' + os.environb[b'KILLAT']) and src.endswith(b'~'):
         os.kill(os.getpid(), signal.SIGKILL)
     return orig(src, dst)
 
 
 def uisetup(ui):
-    extensions.wrapfunction(os, 'rename', _rename)
+    extensions.wrapfunction(os, 'replace', _replace)
