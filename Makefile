@@ -73,6 +73,8 @@ test: setup
 	$(MAKE) --no-print-directory test-t-pure || status=1; \
 	exit $$status
 
+# HG_TESTS_DIR: the release's own tests, which some unit tests run too
+test-unit: export HG_TESTS_DIR := $(abspath $(CACHE))/tests
 test-unit:
 	$(PY) -m pytest -q tests/unit
 	HGMODULEPOLICY=py $(PY) -m pytest -q tests/unit

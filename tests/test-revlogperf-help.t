@@ -48,6 +48,13 @@ The extension's help is its module docstring
     # set to "no" to run Mercurial's own decompression (default: yes)
     fast-decompress = yes
   
+  Mercurial 6.6+ also caches decompressed chunks per revlog, in a ring that
+  gains a slot per chunk up to 10,000 even after evictions have emptied slots,
+  and every eviction walks past the empty ones first. revlogperf's cache takes
+  an empty slot before adding one: the same chunks kept and evicted, without the
+  walk (reading a 100k changelog in reverse: 14.9 million slots walked, 48,000
+  with revlogperf).
+  
   Data file mmap
   --------------
   

@@ -32,12 +32,22 @@ else:  # hg <= 7.1
     STORE_OPTIONS_MODULE = localrepo
     STORE_OPTIONS_FUNCTION = 'resolvestorevfsoptions'
 
-# The object that owns chunk decompression: its instances get the
-# revlogperf decompressor.
+# The object that owns chunk decompression and, on 6.6+, the cache of
+# decompressed chunks: its instances get the revlogperf decompressor.
 if hasattr(revlog, '_InnerRevlog'):
     DECOMPRESSION_OWNER = revlog._InnerRevlog
 else:  # hg <= 6.5
     DECOMPRESSION_OWNER = revlog.revlog
+
+
+def chunk_cache(owner):
+    """the revlog's cache of decompressed chunks, or None"""
+    # hg <= 6.5 has none (and 6.6+ none with usage.resources.memory=low)
+    return getattr(owner, '_uncompressed_chunk_cache', None)
+
+
+def set_chunk_cache(owner, cache):
+    owner._uncompressed_chunk_cache = cache
 
 
 def zstd_policy_set_by_user():
