@@ -9,8 +9,9 @@ seed tasks on the changelog — open (the revlog object), index (open, read
 every entry), tip (open, read the tip's text), sample (open, read 500 random
 revisions in forward order), each 50 iterations, min of 3 — then one
 decompression of every changelog chunk and one read of every changelog
-revision. ``hg log -l 5`` is timed as a whole process. The table gives the
-median over rounds of each figure and the ratio revlogperf / Mercurial
+revision, forward and in reverse, each by a revlog opened anew. ``hg log -l
+5`` is timed as a whole process. The table gives the median over rounds of
+each figure and the ratio revlogperf / Mercurial
 (below 1.00 is faster); ``--chart`` draws the ratios (needs matplotlib).
 """
 
@@ -26,7 +27,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 EXTENSION = os.path.join(HERE, '..', 'hgext3rd', 'revlogperf')
 CONFIGS = ('Mercurial', '+revlogperf')
 TASKS = ('open', 'index', 'tip', 'sample', 'decompress', 'read all',
-         'hg log -l 5')
+         'read reverse', 'hg log -l 5')
 
 
 def child(repo_path, with_extension):
@@ -57,10 +58,13 @@ def child(repo_path, with_extension):
     for chunk in chunks:
         owner.decompress(chunk)  # looked up each time, as core's _chunk does
     out['decompress'] = time.perf_counter() - start
-    start = time.perf_counter()
-    for rev in range(len(fresh)):
-        fresh.revision(rev)
-    out['read all'] = time.perf_counter() - start
+    forward = range(len(rl))
+    for task, revs in (('read all', forward), ('read reverse', forward[::-1])):
+        fresh = tasks.reopener(rl)()
+        start = time.perf_counter()
+        for rev in revs:
+            fresh.revision(rev)
+        out[task] = time.perf_counter() - start
     json.dump(out, sys.stdout)
 
 
