@@ -51,16 +51,16 @@ def child(repo_path, with_extension):
         'tip': timing.best_of(seed[b'tip'], 50, 3),
         'sample': timing.best_of(seed[b'sample'], 5, 3),
     }
-    fresh = tasks.reopener(rl)()
-    owner = getattr(fresh, '_inner', fresh)
-    chunks = [compat.raw_chunk(owner, rev) for rev in range(len(fresh))]
+    reopen = tasks.reopener(rl)
+    owner = compat.chunk_owner(reopen())
+    chunks = [compat.raw_chunk(owner, rev) for rev in range(len(rl))]
     start = time.perf_counter()
     for chunk in chunks:
         owner.decompress(chunk)  # looked up each time, as core's _chunk does
     out['decompress'] = time.perf_counter() - start
     forward = range(len(rl))
     for task, revs in (('read all', forward), ('read reverse', forward[::-1])):
-        fresh = tasks.reopener(rl)()
+        fresh = reopen()
         start = time.perf_counter()
         for rev in revs:
             fresh.revision(rev)

@@ -93,7 +93,7 @@ def main(argv=None):
 
     repo = load_repo(args.repo)
     rl = open_revlog(repo, args.what)
-    owner = getattr(rl, '_inner', rl)
+    owner = compat.chunk_owner(rl)
     chunks = [compat.raw_chunk(owner, r) for r in range(len(rl))]
     headers = collections.Counter(c[0:1] for c in chunks)
     chunks = as_read_path_passes(chunks)

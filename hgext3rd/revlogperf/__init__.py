@@ -16,9 +16,10 @@ mmapped instead of read whole, for the changelog, the manifest and, unless
 ``revlogperf.mmap-filelogs`` is off, filelogs. Pages are read as they are
 touched, on every release (6.9+ would read the whole index in at once), so
 opening a large revlog costs almost nothing. The historical name
-``experimental.mmapindexthreshold`` works as an alias on every release. Mercurial's own
-``storage.revlog.mmap.index`` and ``storage.revlog.mmap.index:size-threshold``
-win where you set them. Nothing is mmapped on NFS::
+``experimental.mmapindexthreshold`` works as an alias on every release.
+Mercurial's own ``storage.revlog.mmap.index`` and
+``storage.revlog.mmap.index:size-threshold`` win where you set them.
+Nothing is mmapped on NFS::
 
   [revlogperf]
   # a byte quantity, or "off" (default: 1 MB, as core 6.9+)

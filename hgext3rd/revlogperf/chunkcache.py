@@ -40,6 +40,6 @@ def _compact_chunk_cache(orig, owner, *args, **kwargs):
     orig(owner, *args, **kwargs)
     cache = compat.chunk_cache(owner)
     if cache is not None:
-        compat.set_chunk_cache(
-            owner, compactlrucachedict(cache.capacity, maxcost=cache.maxcost)
-        )
+        # the cache core made, as configured, given the one method more (as
+        # extensions give a repository theirs)
+        cache.__class__ = compactlrucachedict

@@ -40,14 +40,15 @@ else:  # hg <= 6.5
     DECOMPRESSION_OWNER = revlog.revlog
 
 
+def chunk_owner(rl):
+    """the DECOMPRESSION_OWNER of a revlog object"""
+    return getattr(rl, '_inner', rl)  # hg <= 6.5: the revlog itself
+
+
 def chunk_cache(owner):
     """the revlog's cache of decompressed chunks, or None"""
     # hg <= 6.5 has none (and 6.6+ none with usage.resources.memory=low)
     return getattr(owner, '_uncompressed_chunk_cache', None)
-
-
-def set_chunk_cache(owner, cache):
-    owner._uncompressed_chunk_cache = cache
 
 
 def zstd_policy_set_by_user():
@@ -125,7 +126,7 @@ def core_knows_config(section, name):
 
 def chunk_reader(rl):
     """(chunk, chunks, reading) of a revlog: one chunk, many, open files"""
-    owner = getattr(rl, '_inner', rl)  # hg <= 6.5: on the revlog itself
+    owner = chunk_owner(rl)
     return owner._chunk, owner._chunks, rl.reading
 
 
@@ -170,8 +171,7 @@ def open_revlog(opener, target, radix, mmaplargeindex):
 
 def revlog_files(rl):
     """(index file, data file or None when inline) of a revlog object"""
-    owner = getattr(rl, '_inner', rl)
-    data = chunk_file(owner)
+    data = chunk_file(chunk_owner(rl))
     index = rl._indexfile
     return index, (None if data == index else data)
 

@@ -94,7 +94,7 @@ def chunk_headers(rl):
     counts = collections.Counter()
     if not len(rl):
         return counts  # nothing stored: its files may not even exist
-    owner = getattr(rl, '_inner', rl)
+    owner = compat.chunk_owner(rl)
     with rl.reading():
         for rev in range(len(rl)):
             header = compat.raw_chunk(owner, rev)[0:1]

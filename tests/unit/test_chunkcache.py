@@ -101,11 +101,12 @@ def test_evictions_by_cost_leave_no_trail_of_empty_nodes():
 
 def test_revlogs_get_the_compact_cache(tmp_path):
     ui = uimod.ui.load()
-    ui.setconfig(b'extensions', b'revlogperf', config.__file__.rsplit('/', 1)[0].encode())
+    extension = os.path.dirname(config.__file__).encode()
+    ui.setconfig(b'extensions', b'revlogperf', extension)
     extensions.loadall(ui)
     repo = localrepo.instance(ui, str(tmp_path).encode(), True)
-    changelog = repo.unfiltered().changelog
-    cache = compat.chunk_cache(getattr(changelog, '_inner', changelog))
+    owner = compat.chunk_owner(repo.unfiltered().changelog)
+    cache = compat.chunk_cache(owner)
     if util.versiontuple(n=2) >= (6, 6):
         # the extension as loaded (from its path: another module object)
         loaded = extensions.find(b'revlogperf').chunkcache
