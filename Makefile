@@ -25,8 +25,8 @@ RUN_T := cd tests && $(PY) $(RUNTESTS) --with-hg=$(HG) -j$(JOBS)
 SAMPLE := .cache/sample-$(SAMPLE_CHANGESETS)-hg$(HG_VERSION)
 BENCH_REPO := $(or $(REPO),$(SAMPLE))
 
-.PHONY: all bench setup test test-unit test-t test-t-c test-t-pure test-matrix \
-    test-hg-suite clean
+.PHONY: all bench setup test check-format test-unit test-t test-t-c \
+    test-t-pure test-matrix test-hg-suite clean
 
 all: test
 
@@ -68,10 +68,19 @@ $(SAMPLE).built: | $(VENV)/.installed
 
 test: setup
 	@status=0; \
+	$(MAKE) --no-print-directory check-format || status=1; \
 	$(MAKE) --no-print-directory test-unit || status=1; \
 	$(MAKE) --no-print-directory test-t-c || status=1; \
 	$(MAKE) --no-print-directory test-t-pure || status=1; \
 	exit $$status
+
+# black as Mercurial runs it (pyproject.toml): prints what it would change
+check-format: $(VENV)/.black
+	$(VENV)/bin/black --check --diff .
+
+$(VENV)/.black: $(VENV)/.installed
+	$(VENV)/bin/pip install -q 'black>=23,<24'
+	touch $@
 
 # HG_TESTS_DIR: the release's own tests, which some unit tests run too
 test-unit: export HG_TESTS_DIR := $(abspath $(CACHE))/tests

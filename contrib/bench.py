@@ -26,8 +26,16 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 EXTENSION = os.path.join(HERE, '..', 'hgext3rd', 'revlogperf')
 CONFIGS = ('Mercurial', '+revlogperf')
-TASKS = ('open', 'index', 'tip', 'sample', 'decompress', 'read all',
-         'read reverse', 'hg log -l 5')
+TASKS = (
+    'open',
+    'index',
+    'tip',
+    'sample',
+    'decompress',
+    'read all',
+    'read reverse',
+    'hg log -l 5',
+)
 
 
 def child(repo_path, with_extension):
@@ -73,8 +81,12 @@ def hg_log(hg, repo, with_extension):
     if with_extension:
         cmd += ['--config', 'extensions.revlogperf=' + EXTENSION]
     start = time.perf_counter()
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL,
-                   env=dict(os.environ, HGRCPATH=''))
+    subprocess.run(
+        cmd,
+        check=True,
+        stdout=subprocess.DEVNULL,
+        env=dict(os.environ, HGRCPATH=''),
+    )
     return time.perf_counter() - start
 
 
@@ -97,17 +109,22 @@ def main(argv=None):
     compileall.compile_dir(EXTENSION, quiet=1)
     raw = {c: {t: [] for t in TASKS} for c in CONFIGS}
     for n in range(args.rounds):
-        for config in (CONFIGS if n % 2 == 0 else CONFIGS[::-1]):
-            sys.stderr.write('\rround %d/%d: %-12s' % (n + 1, args.rounds,
-                                                       config))
+        for config in CONFIGS if n % 2 == 0 else CONFIGS[::-1]:
+            sys.stderr.write(
+                '\rround %d/%d: %-12s' % (n + 1, args.rounds, config)
+            )
             sys.stderr.flush()
             out = subprocess.run(
                 [sys.executable, __file__, args.repo, '--child', config],
-                check=True, stdout=subprocess.PIPE, env=env).stdout
+                check=True,
+                stdout=subprocess.PIPE,
+                env=env,
+            ).stdout
             for task, value in json.loads(out).items():
                 raw[config][task].append(value)
             raw[config]['hg log -l 5'].append(
-                hg_log(hg, args.repo, config == '+revlogperf'))
+                hg_log(hg, args.repo, config == '+revlogperf')
+            )
     sys.stderr.write('\r' + ' ' * 40 + '\r')
 
     sys.path.insert(0, os.path.join(HERE, '..'))
@@ -118,21 +135,39 @@ def main(argv=None):
     rows = []
     for task in TASKS:
         (a, _one), (b, ratio) = timing.medians_and_ratios(
-            [raw[c][task] for c in CONFIGS])
+            [raw[c][task] for c in CONFIGS]
+        )
         rows.append((task, a, b, ratio))
-    print('%s, Mercurial %s, %d rounds (median, ms)' % (
-        args.repo, version, args.rounds))
+    print(
+        '%s, Mercurial %s, %d rounds (median, ms)'
+        % (args.repo, version, args.rounds)
+    )
     print('%-12s %12s %12s %7s' % ('task', *CONFIGS, 'ratio'))
     for task, a, b, ratio in rows:
         print('%-12s %12.2f %12.2f %7.2f' % (task, a * 1e3, b * 1e3, ratio))
     if args.json:
         with open(args.json, 'w') as fp:
-            json.dump({'repo': args.repo, 'mercurial': version,
-                       'rounds': args.rounds, 'seconds': raw}, fp, indent=1)
+            json.dump(
+                {
+                    'repo': args.repo,
+                    'mercurial': version,
+                    'rounds': args.rounds,
+                    'seconds': raw,
+                },
+                fp,
+                indent=1,
+            )
     if args.chart:
-        chart(rows, args.chart, '%s, Mercurial %s, median of %d rounds' % (
-            os.path.basename(os.path.abspath(args.repo)), version,
-            args.rounds))
+        chart(
+            rows,
+            args.chart,
+            '%s, Mercurial %s, median of %d rounds'
+            % (
+                os.path.basename(os.path.abspath(args.repo)),
+                version,
+                args.rounds,
+            ),
+        )
 
 
 def chart(rows, path, title):
@@ -145,16 +180,25 @@ def chart(rows, path, title):
     tasks = [r[0] for r in rows][::-1]
     ratios = [r[3] for r in rows][::-1]
     fig, ax = pyplot.subplots(figsize=(7, 0.5 * len(rows) + 1.2))
-    colors = ['tab:green' if r < 0.95 else 'tab:red' if r > 1.05
-              else 'tab:gray' for r in ratios]
+    colors = [
+        'tab:green' if r < 0.95 else 'tab:red' if r > 1.05 else 'tab:gray'
+        for r in ratios
+    ]
     ax.barh(tasks, ratios, color=colors)
     ax.axvline(1.0, color='black', linewidth=1)
     for y, (ratio, row) in enumerate(zip(ratios, rows[::-1])):
-        ax.text(ratio, y, ' %.2f (%.1f vs %.1f ms)' % (
-            ratio, row[2] * 1e3, row[1] * 1e3), va='center', fontsize=8)
+        ax.text(
+            ratio,
+            y,
+            ' %.2f (%.1f vs %.1f ms)' % (ratio, row[2] * 1e3, row[1] * 1e3),
+            va='center',
+            fontsize=8,
+        )
     ax.set_xlim(0, max(1.2, max(ratios) * 1.5))
-    ax.set_xlabel('time with revlogperf / time with Mercurial alone '
-                  '(below 1 is faster)')
+    ax.set_xlabel(
+        'time with revlogperf / time with Mercurial alone '
+        '(below 1 is faster)'
+    )
     ax.set_title(title, fontsize=9)
     fig.tight_layout()
     fig.savefig(path, dpi=100)

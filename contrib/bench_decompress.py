@@ -24,6 +24,7 @@ from mercurial import extensions, ui as uimod, util
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, '..'))
 from hgext3rd.revlogperf import compat  # noqa: E402
+
 EXTENSION = os.path.join(HERE, '..', 'hgext3rd', 'revlogperf')
 
 
@@ -50,7 +51,7 @@ def as_read_path_passes(chunks):
     whole = util.buffer(b''.join(chunks))
     views, offset = [], 0
     for c in chunks:
-        views.append(whole[offset:offset + len(c)])
+        views.append(whole[offset : offset + len(c)])
         offset += len(c)
     return views
 
@@ -73,7 +74,7 @@ def interleaved(variants, chunks, block=500):
     names = list(variants)
     totals = dict.fromkeys(names, 0.0)
     for turn, start in enumerate(range(0, len(chunks), block)):
-        part = chunks[start:start + block]
+        part = chunks[start : start + block]
         k = turn % len(names)
         for name in names[k:] + names[:k]:
             totals[name] += timed(variants[name](), part)
@@ -118,37 +119,50 @@ def main(argv=None):
         for name, value in interleaved(every, chunks).items():
             samples[name].append(value)
         ratios['revlogperf / core'].append(
-            samples['revlogperf'][-1] / samples['core'][-1])
+            samples['revlogperf'][-1] / samples['core'][-1]
+        )
         if rawfn is not None:
-            only = interleaved(
-                dict(every, raw=lambda: rawfn), rawchunks)
+            only = interleaved(dict(every, raw=lambda: rawfn), rawchunks)
             for name in every:
-                samples['%s, %s only' % (name, main_header)].append(
-                    only[name])
+                samples['%s, %s only' % (name, main_header)].append(only[name])
                 ratios['%s / raw library' % name].append(
-                    only[name] / only['raw'])
+                    only[name] / only['raw']
+                )
             samples['raw library'].append(only['raw'])
         if main_header == b'(' and hasattr(
-                zstd.ZstdDecompressor, 'multi_decompress_to_buffer'):
+            zstd.ZstdDecompressor, 'multi_decompress_to_buffer'
+        ):
             dctx = zstd.ZstdDecompressor()
             start = time.perf_counter()
             try:
                 dctx.multi_decompress_to_buffer(rawchunks, threads=0)
                 samples['zstd batch API'].append(
-                    (time.perf_counter() - start) / len(rawchunks))
+                    (time.perf_counter() - start) / len(rawchunks)
+                )
             except Exception as exc:  # e.g. frames without content size
                 samples['zstd batch API (failed: %s)' % exc].append(0.0)
 
-    print('%s %s: %d chunks, headers %s, Mercurial %s, %d repeats' % (
-        args.repo, args.what, len(chunks),
-        ' '.join('%r:%d' % kv for kv in headers.most_common()),
-        util.version().decode(), args.repeats))
+    print(
+        '%s %s: %d chunks, headers %s, Mercurial %s, %d repeats'
+        % (
+            args.repo,
+            args.what,
+            len(chunks),
+            ' '.join('%r:%d' % kv for kv in headers.most_common()),
+            util.version().decode(),
+            args.repeats,
+        )
+    )
     for name, values in samples.items():
-        print('  %-24s %8.3f us/chunk' % (name, statistics.median(values) * 1e6))
+        print(
+            '  %-24s %8.3f us/chunk' % (name, statistics.median(values) * 1e6)
+        )
     print('  median of the ratios within each repeat:')
     for name, values in ratios.items():
-        print('  %-24s %6.3f  (%.3f-%.3f)' % (
-            name, statistics.median(values), min(values), max(values)))
+        print(
+            '  %-24s %6.3f  (%.3f-%.3f)'
+            % (name, statistics.median(values), min(values), max(values))
+        )
 
 
 if __name__ == '__main__':

@@ -23,8 +23,11 @@ import time
 
 def read_list(path):
     with open(path) as fp:
-        return [line.strip() for line in fp
-                if line.strip() and not line.startswith('#')]
+        return [
+            line.strip()
+            for line in fp
+            if line.strip() and not line.startswith('#')
+        ]
 
 
 def make_test_repo(args):
@@ -41,12 +44,26 @@ def make_test_repo(args):
 
 def run(args, tests, extra):
     outdir = tempfile.mkdtemp(prefix='hgsuite-')
-    command = [sys.executable, 'run-tests.py', '--with-hg', args.hg,
-               '-j', str(args.jobs), '--timeout', str(args.timeout),
-               '--json', '--outputdir', outdir] + extra
+    command = [
+        sys.executable,
+        'run-tests.py',
+        '--with-hg',
+        args.hg,
+        '-j',
+        str(args.jobs),
+        '--timeout',
+        str(args.timeout),
+        '--json',
+        '--outputdir',
+        outdir,
+    ] + extra
     started = time.time()
-    proc = subprocess.run(command + tests, cwd=args.tests_dir,
-                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.run(
+        command + tests,
+        cwd=args.tests_dir,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     try:
         with open(os.path.join(outdir, 'report.json')) as fp:
             report = json.loads(fp.read().split('=', 1)[1])
@@ -80,20 +97,25 @@ def main(argv=None):
     args.hg = os.path.abspath(args.hg)
 
     listed = read_list(args.list)
-    tests = [t for t in listed
-             if os.path.exists(os.path.join(args.tests_dir, t))]
+    tests = [
+        t for t in listed if os.path.exists(os.path.join(args.tests_dir, t))
+    ]
     missing = sorted(set(listed) - set(tests))
     if missing:
         print('not in this release: %s' % ' '.join(missing))
     make_test_repo(args)
     plain, plain_time = run(args, tests, [])
-    extra = ['--extra-config-opt',
-             'extensions.revlogperf=%s' % os.path.abspath(args.extension)]
+    extra = [
+        '--extra-config-opt',
+        'extensions.revlogperf=%s' % os.path.abspath(args.extension),
+    ]
     with_ext, ext_time = run(args, tests, extra)
 
     # a test with cases is reported once per case, as test.t#case
-    cases = sorted(set(plain) | set(with_ext),
-                   key=lambda name: (tests.index(name.split('#')[0]), name))
+    cases = sorted(
+        set(plain) | set(with_ext),
+        key=lambda name: (tests.index(name.split('#')[0]), name),
+    )
     differ = 0
     print('%-55s %-14s %-14s' % ('test', 'plain', 'revlogperf'))
     for case in cases:
@@ -101,8 +123,10 @@ def main(argv=None):
         mark = '' if a == b else '   <-- differs'
         differ += a != b
         print('%-55s %-14s %-14s%s' % (case, a, b, mark))
-    print('%d tests, %d results; plain run %.0f s, revlogperf run %.0f s; '
-          '%d differ' % (len(tests), len(cases), plain_time, ext_time, differ))
+    print(
+        '%d tests, %d results; plain run %.0f s, revlogperf run %.0f s; '
+        '%d differ' % (len(tests), len(cases), plain_time, ext_time, differ)
+    )
     return 1 if differ else 0
 
 

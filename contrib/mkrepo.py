@@ -32,10 +32,30 @@ AUTHORS = [
     b'Eve Reviewer <eve@example.org>',
     b'Frank Fixer <frank@example.com>',
 ]
-VERBS = [b'fix', b'add', b'remove', b'refactor', b'speed up', b'document',
-         b'test', b'rename', b'simplify', b'handle']
-NOUNS = [b'parser', b'index', b'cache', b'revlog reader', b'config loader',
-         b'error message', b'changelog', b'manifest walk', b'hook', b'lock']
+VERBS = [
+    b'fix',
+    b'add',
+    b'remove',
+    b'refactor',
+    b'speed up',
+    b'document',
+    b'test',
+    b'rename',
+    b'simplify',
+    b'handle',
+]
+NOUNS = [
+    b'parser',
+    b'index',
+    b'cache',
+    b'revlog reader',
+    b'config loader',
+    b'error message',
+    b'changelog',
+    b'manifest walk',
+    b'hook',
+    b'lock',
+]
 LARGE_FILELOG = b'ChangeLog'
 BATCH = 1000
 
@@ -55,10 +75,14 @@ def parse_args(argv):
 
 def message(rng):
     summary = b'%s: %s %s' % (
-        rng.choice(NOUNS).split()[0], rng.choice(VERBS), rng.choice(NOUNS))
+        rng.choice(NOUNS).split()[0],
+        rng.choice(VERBS),
+        rng.choice(NOUNS),
+    )
     if rng.random() < 0.4:
-        body = b' '.join(rng.choice(VERBS + NOUNS)
-                         for _ in range(rng.randrange(8, 60)))
+        body = b' '.join(
+            rng.choice(VERBS + NOUNS) for _ in range(rng.randrange(8, 60))
+        )
         return summary + b'\n\n' + body
     return summary
 
@@ -71,11 +95,15 @@ class Tree:
         ndirs = max(1, nfiles // 40)
         self.paths = sorted(
             b'src/mod%03d/file%05d.py' % (rng.randrange(ndirs), i)
-            for i in range(nfiles))
+            for i in range(nfiles)
+        )
         self.lines = {
-            p: [b'value_%d = %d\n' % (j, rng.randrange(10**6))
-                for j in range(rng.randrange(5, 60))]
-            for p in self.paths}
+            p: [
+                b'value_%d = %d\n' % (j, rng.randrange(10**6))
+                for j in range(rng.randrange(5, 60))
+            ]
+            for p in self.paths
+        }
 
     def edit(self, path):
         lines = self.lines.setdefault(path, [])
@@ -96,8 +124,9 @@ def build(args, ui=None):
     repo = hg.repository(ui, args.dest.encode(), create=True)
     rng = random.Random(args.seed)
     tree = Tree(rng, args.files)
-    progress = ui.makeprogress(b'committing', unit=b'changesets',
-                               total=args.changesets)
+    progress = ui.makeprogress(
+        b'committing', unit=b'changesets', total=args.changesets
+    )
     p1 = repo.nullid
     with repo.wlock(), repo.lock():
         for start in range(0, args.changesets, BATCH):
@@ -107,8 +136,9 @@ def build(args, ui=None):
                 if args.legacy_changelog:
                     store_delta_chains(repo.changelog)
                 stop = min(start + BATCH, args.changesets)
-                p1 = commit_batch(repo, rng, tree, args, p1, start, stop,
-                                  progress)
+                p1 = commit_batch(
+                    repo, rng, tree, args, p1, start, stop, progress
+                )
     progress.complete()
     return repo
 
@@ -137,9 +167,14 @@ def commit_batch(repo, rng, tree, args, p1, start, stop, progress):
             return context.memfilectx(repo, mctx, path, changed[path])
 
         ctx = context.memctx(
-            repo, (p1, repo.nullid), message(rng), sorted(changed),
-            filectx, user=rng.choice(AUTHORS),
-            date=(1500000000 + i * 600 + rng.randrange(600), 0))
+            repo,
+            (p1, repo.nullid),
+            message(rng),
+            sorted(changed),
+            filectx,
+            user=rng.choice(AUTHORS),
+            date=(1500000000 + i * 600 + rng.randrange(600), 0),
+        )
         p1 = ctx.commit()
         progress.increment()
     return p1
@@ -150,9 +185,15 @@ def main(argv=None):
     start = time.time()
     repo = build(args)
     if not args.quiet:
-        print('%s: %d changesets in %.1fs, tip %s' % (
-            args.dest, len(repo.changelog), time.time() - start,
-            repo[b'tip'].hex().decode()))
+        print(
+            '%s: %d changesets in %.1fs, tip %s'
+            % (
+                args.dest,
+                len(repo.changelog),
+                time.time() - start,
+                repo[b'tip'].hex().decode(),
+            )
+        )
 
 
 if __name__ == '__main__':

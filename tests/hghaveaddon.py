@@ -39,8 +39,11 @@ def has_deny_read():
     # capabilities that let root read any file) runs here
     helpers = os.path.join(os.path.dirname(__file__), 'testlib', 'readall.sh')
     try:
-        return subprocess.call(
-            ['sh', '-c', '. "$0" && unprivileged true', helpers]
-        ) == 0
+        return (
+            subprocess.call(
+                ['sh', '-c', '. "$0" && unprivileged true', helpers]
+            )
+            == 0
+        )
     except OSError:
         return False

@@ -103,7 +103,6 @@ from .perf import commands as perfcommands
 __version__ = metadata.__version__
 testedwith = metadata.testedwith
 minimumhgversion = metadata.minimumhgversion
-buglink = metadata.buglink
 
 eh = exthelper.exthelper()
 eh.merge(config.eh)

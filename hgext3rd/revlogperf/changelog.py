@@ -11,7 +11,9 @@ from mercurial.i18n import _
 # Every supported release rewrites the changelog as full texts with this:
 # the upgrade re-adds every revision to a new changelog, which never stores
 # deltas, and re-delta-all forbids reusing the old ones.
-REPAIR_COMMAND = b'hg debugupgraderepo --optimize re-delta-all --changelog --run'
+REPAIR_COMMAND = (
+    b'hg debugupgraderepo --optimize re-delta-all --changelog --run'
+)
 
 
 def repair_advice(changelog_stats):

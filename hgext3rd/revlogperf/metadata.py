@@ -8,4 +8,5 @@ __version__ = '0.1.0'
 # exactly the releases .ci/run tests (make test-matrix)
 testedwith = b'6.3.3 6.6.3 6.9.5 7.2.4'
 minimumhgversion = b'6.3'
-buglink = b'https://bz.mercurial-scm.org/'
+# no buglink: Mercurial's tracker is not ours, and without one a crash
+# report asks for the extension's author

@@ -54,7 +54,9 @@ class RevlogStats:
 
     @property
     def chain_average(self):
-        return float(self.chain_total) / self.revisions if self.revisions else 0.0
+        return (
+            float(self.chain_total) / self.revisions if self.revisions else 0.0
+        )
 
     def percent(self, count):
         return 100.0 * count / self.revisions if self.revisions else 0.0

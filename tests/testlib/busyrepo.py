@@ -30,8 +30,15 @@ def hg(repo, args):
 
 def commitmany(repo, count):
     extension = os.path.join(HERE, 'commitmany.py')
-    return ['hg', '-R', repo, '--config', 'extensions.commitmany=' + extension,
-            'debugcommitmany', count]
+    return [
+        'hg',
+        '-R',
+        repo,
+        '--config',
+        'extensions.commitmany=' + extension,
+        'debugcommitmany',
+        count,
+    ]
 
 
 def pull_in_steps(repo, source, steps):

@@ -20,7 +20,9 @@ else:
     rl = repo.file(what)
 rl = getattr(rl, '_revlog', rl)
 inner = getattr(rl, '_inner', rl)
-segment = getattr(inner, 'get_segment_for_revs', None) or inner._getsegmentforrevs
+segment = (
+    getattr(inner, 'get_segment_for_revs', None) or inner._getsegmentforrevs
+)
 counts = collections.Counter()
 for rev in rl:
     chunk = bytes(segment(rev, rev)[1])

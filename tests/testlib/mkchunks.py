@@ -21,7 +21,9 @@ def write(name, data):
         fp.write(data)
 
 
-lines = [b'line %d of a text %d\n' % (i, rng.randrange(10**6)) for i in range(400)]
+lines = [
+    b'line %d of a text %d\n' % (i, rng.randrange(10**6)) for i in range(400)
+]
 write('text.txt', b''.join(lines))
 write('random.bin', rng.randbytes(3000))
 write('zero.bin', b'\0' + rng.randbytes(3000))

@@ -18,8 +18,14 @@ def test_default_is_one_megabyte(ui):
 
 @pytest.mark.parametrize(
     'value, expected',
-    [(b'4k', 4096), (b'1 MB', 1024 * 1024), (b'0', 0), (b'off', None),
-     (b'Never', None), (b'no', None)],
+    [
+        (b'4k', 4096),
+        (b'1 MB', 1024 * 1024),
+        (b'0', 0),
+        (b'off', None),
+        (b'Never', None),
+        (b'no', None),
+    ],
 )
 def test_values(ui, value, expected):
     assert threshold(ui, revlogperf__mmap_index_threshold=value) == expected

@@ -30,15 +30,21 @@ def source():
     path = pathlib.Path(tempfile.mkdtemp(prefix='fuzz-revlog-'))
     ui = uimod.ui.load()
     ui.setconfig(b'ui', b'quiet', b'yes')
-    ui.setconfig(b'extensions', b'revlogperf', config.__file__.rsplit('/', 1)[0].encode())
+    ui.setconfig(
+        b'extensions', b'revlogperf', config.__file__.rsplit('/', 1)[0].encode()
+    )
     extensions.loadall(ui)
     repo = localrepo.instance(ui, str(path).encode(), True)
     for i in range(REVISIONS):
         text = b''.join(b'%d line %d\n' % (i, j) for j in range(i * 7))
         ctx = context.memctx(
-            repo, (repo[b'tip'].node(), None), b'change %d\n\n' % i + text[:300],
-            [b'f'], lambda repo, mctx, p: context.memfilectx(repo, mctx, p, text),
-            user=b'fuzz')
+            repo,
+            (repo[b'tip'].node(), None),
+            b'change %d\n\n' % i + text[:300],
+            [b'f'],
+            lambda repo, mctx, p: context.memfilectx(repo, mctx, p, text),
+            user=b'fuzz',
+        )
         with repo.lock(), repo.transaction(b'fuzz'):
             ctx.commit()
     cl = repo.unfiltered().changelog
@@ -50,9 +56,14 @@ def source():
 
 MUTATIONS = st.one_of(
     st.tuples(st.just('truncate'), st.integers(0, 1 << 16)),
-    st.tuples(st.just('flip'), st.lists(
-        st.tuples(st.integers(0, 1 << 16), st.integers(1, 255)),
-        min_size=1, max_size=8)),
+    st.tuples(
+        st.just('flip'),
+        st.lists(
+            st.tuples(st.integers(0, 1 << 16), st.integers(1, 255)),
+            min_size=1,
+            max_size=8,
+        ),
+    ),
     st.tuples(st.just('garbage'), st.binary(max_size=2048)),
     st.tuples(st.just('header'), st.binary(min_size=4, max_size=4)),
 )
@@ -73,10 +84,16 @@ def mutate(data, mutation):
     return bytes(data)
 
 
-@settings(max_examples=300, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(st.sampled_from(['00changelog.i', '00changelog.d']), MUTATIONS,
-       st.sampled_from([0, None]))
+@settings(
+    max_examples=300,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(
+    st.sampled_from(['00changelog.i', '00changelog.d']),
+    MUTATIONS,
+    st.sampled_from([0, None]),
+)
 def test_mutated_changelog(tmp_path, name, mutation, threshold):
     options, files, texts = source()
     store = tmp_path / 'store'
@@ -86,14 +103,16 @@ def test_mutated_changelog(tmp_path, name, mutation, threshold):
         name = '00changelog.i'  # an inline changelog (hg <= 6.6)
     for fname, data in files.items():
         (store / fname).write_bytes(
-            mutate(data, mutation) if fname == name else data)
+            mutate(data, mutation) if fname == name else data
+        )
     opener = vfsmod.vfs(str(store).encode())
     opener.options = dict(options)
     settings_ = opener.options[config.OPTIONS_KEY]
     settings_.index_threshold = settings_.data_threshold = threshold
     try:
         rl = compat.open_revlog(
-            opener, (constants.KIND_CHANGELOG, None), b'00changelog', True)
+            opener, (constants.KIND_CHANGELOG, None), b'00changelog', True
+        )
         for rev in range(len(rl)):
             text = bytes(rl.revision(rev))
             if rev < len(texts):

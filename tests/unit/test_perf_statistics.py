@@ -39,22 +39,41 @@ def test_sample_is_sorted_distinct_and_seeded():
 
 def node_ids(path):
     out = subprocess.run(
-        [os.path.join(os.path.dirname(sys.executable), 'hg'), '-R', path,
-         'log', '-T', '{node}\n'],
-        check=True, stdout=subprocess.PIPE, env=dict(os.environ, HGRCPATH=''),
+        [
+            os.path.join(os.path.dirname(sys.executable), 'hg'),
+            '-R',
+            path,
+            'log',
+            '-T',
+            '{node}\n',
+        ],
+        check=True,
+        stdout=subprocess.PIPE,
+        env=dict(os.environ, HGRCPATH=''),
     ).stdout
     return out.split()
 
 
-@pytest.mark.parametrize('options', [[], ['--legacy-changelog',
-                                          '--large-filelog']])
+@pytest.mark.parametrize(
+    'options', [[], ['--legacy-changelog', '--large-filelog']]
+)
 def test_generator_is_deterministic(tmp_path, options):
     made = []
     for name in ('a', 'b'):
         subprocess.run(
-            [sys.executable, os.path.join(ROOT, 'contrib', 'mkrepo.py'),
-             str(tmp_path / name), '--changesets', '30', '--files', '20',
-             '--seed', '7', '-q'] + options,
+            [
+                sys.executable,
+                os.path.join(ROOT, 'contrib', 'mkrepo.py'),
+                str(tmp_path / name),
+                '--changesets',
+                '30',
+                '--files',
+                '20',
+                '--seed',
+                '7',
+                '-q',
+            ]
+            + options,
             check=True,
         )
         made.append(node_ids(str(tmp_path / name)))

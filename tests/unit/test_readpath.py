@@ -74,13 +74,13 @@ def open_segment(tmp_path, content):
     (tmp_path / 'x.d').write_bytes(content)
     opener = vfsmod.vfs(str(tmp_path).encode())
     settings = types.SimpleNamespace(
-        data_threshold=4096, trace_mmap=False, ui=uimod.ui(),
+        data_threshold=4096,
+        trace_mmap=False,
+        ui=uimod.ui(),
         mmap_safe=lambda path: True,
     )
     opener.options = {config.OPTIONS_KEY: settings}
-    return readpath._segment_file(
-        CORE_SEGMENT_FILE, opener, b'x.d', 65536
-    )
+    return readpath._segment_file(CORE_SEGMENT_FILE, opener, b'x.d', 65536)
 
 
 def test_small_file_is_read_as_core_reads_it(tmp_path):

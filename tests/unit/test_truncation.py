@@ -68,10 +68,19 @@ def test_truncate_keeping_every_page_is_core_truncate(tmp_path, wrapped_vfs):
     assert path.read_bytes() == b'abc'
 
 
-@pytest.mark.parametrize('old, new, unmaps', [
-    (10, 10, False), (10, 12, False), (4096, 1, False), (4097, 4096, True),
-    (3, 0, True), (8192, 4097, False), (10000, 15, True), (0, 0, False),
-])
+@pytest.mark.parametrize(
+    'old, new, unmaps',
+    [
+        (10, 10, False),
+        (10, 12, False),
+        (4096, 1, False),
+        (4097, 4096, True),
+        (3, 0, True),
+        (8192, 4097, False),
+        (10000, 15, True),
+        (0, 0, False),
+    ],
+)
 def test_unmaps_pages(old, new, unmaps, monkeypatch):
     monkeypatch.setattr(truncation, '_PAGE', 4096)
     assert truncation.unmaps_pages(old, new) is unmaps

@@ -43,9 +43,7 @@ def _run_task(ui, repo, file_, opts, cmd, name):
     timer.end()
 
 
-@eh.command(
-    b'perf::revlog-open', REVLOG_OPTS, SYNOPSIS, helpcategory=CATEGORY
-)
+@eh.command(b'perf::revlog-open', REVLOG_OPTS, SYNOPSIS, helpcategory=CATEGORY)
 def revlog_open(ui, repo, file_=None, **opts):
     """time opening a revlog (seed task "openclose")
 
