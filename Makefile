@@ -25,7 +25,7 @@ RUN_T := cd tests && $(PY) $(RUNTESTS) --with-hg=$(HG) -j$(JOBS)
 SAMPLE := .cache/sample-$(SAMPLE_CHANGESETS)-hg$(HG_VERSION)
 BENCH_REPO := $(or $(REPO),$(SAMPLE))
 
-.PHONY: all bench setup test check-format test-unit test-t test-t-c \
+.PHONY: all bench setup test check check-style test-unit test-t test-t-c \
     test-t-pure test-matrix test-hg-suite clean
 
 all: test
@@ -68,15 +68,25 @@ $(SAMPLE).built: | $(VENV)/.installed
 
 test: setup
 	@status=0; \
-	$(MAKE) --no-print-directory check-format || status=1; \
+	$(MAKE) --no-print-directory check || status=1; \
 	$(MAKE) --no-print-directory test-unit || status=1; \
 	$(MAKE) --no-print-directory test-t-c || status=1; \
 	$(MAKE) --no-print-directory test-t-pure || status=1; \
 	exit $$status
 
-# black as Mercurial runs it (pyproject.toml): prints what it would change
-check-format: $(VENV)/.black
+# Mercurial's own style checks, as its test-check-format.t and
+# test-check-code.t run them: black (settings in pyproject.toml) and
+# contrib/check-code.py. Always the newest release's: older check-code.py
+# still enforces Python 2 rules that Mercurial has dropped since.
+NEWEST := $(lastword $(MATRIX))
+SOURCES = setup.py $(shell find hgext3rd contrib tests -name '*.py' -o -name '*.t')
+
+check:
+	@$(MAKE) --no-print-directory check-style HG_VERSION=$(NEWEST)
+
+check-style: setup $(VENV)/.black
 	$(VENV)/bin/black --check --diff .
+	$(PY) $(CACHE)/contrib/check-code.py $(SOURCES)
 
 $(VENV)/.black: $(VENV)/.installed
 	$(VENV)/bin/pip install -q 'black>=23,<24'

@@ -122,7 +122,7 @@ def main(argv=None):
             samples['revlogperf'][-1] / samples['core'][-1]
         )
         if rawfn is not None:
-            only = interleaved(dict(every, raw=lambda: rawfn), rawchunks)
+            only = interleaved({**every, 'raw': lambda: rawfn}, rawchunks)
             for name in every:
                 samples['%s, %s only' % (name, main_header)].append(only[name])
                 ratios['%s / raw library' % name].append(

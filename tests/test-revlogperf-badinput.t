@@ -13,7 +13,7 @@ data file
 
   $ hg init base
   $ cd base
-  $ for i in `seq 1 40`; do
+  $ for i in `$RUNTESTDIR/seq.py 1 40`; do
   >   "$PYTHON" -c "import random; r = random.Random($i); print('\n'.join(str(r.random()) for _ in range(2000)))" > big
   >   "$PYTHON" -c "import base64, random; print(base64.b64encode(random.Random($i).randbytes(4500)).decode())" > description
   >   hg commit -qAl description

@@ -12,7 +12,7 @@ A changelog written as Mercurial did before 4.2, with delta chains
 
   $ hg init legacy $OFF
   $ cd legacy
-  $ for i in `seq 1 40`; do
+  $ for i in `$RUNTESTDIR/seq.py 1 40`; do
   >   echo "line $i" >> file
   >   hg commit -qAm "change $i: a message that looks much like the others" $LEGACY $OFF
   > done
@@ -21,13 +21,12 @@ A changelog written as Mercurial did before 4.2, with delta chains
 
 The report shows the deltas and names the repair
 
-  $ hg debug-revlog-storage > out
-  $ grep -v '^filelogs\|^manifest' out | sed -E 's/ +/ /g; s/(changelog [0-9]+ [0-9]+ [0-9]+) .*/\1 .../'
-  revlog revisions index data full% delta% chain max chunks
-  changelog 40 * ... (glob)
+  $ hg debug-revlog-storage | grep -v '^filelogs\|^manifest'
+  revlog    revisions        index         data  full% delta%  chain   max  chunks
+  changelog +40 +\d+ +\d+ +[\d.]+ +[\d.]+ +[\d.]+ +\d+  (zlib|zstd):40 (re)
   changelog: 0 of 1 index files mmapped
   the changelog stores * revisions (*%) as deltas: it reads faster without, rewrite it with (glob)
-   hg debugupgraderepo --optimize re-delta-all --changelog --run
+    hg debugupgraderepo --optimize re-delta-all --changelog --run
   $ hg log --debug > ../log-before
   $ hg log -T '{node}\n' > ../nodes-before
 
@@ -54,7 +53,7 @@ text, whatever the source holds
 
   $ hg init legacy2 $OFF
   $ cd legacy2
-  $ for i in `seq 1 20`; do
+  $ for i in `$RUNTESTDIR/seq.py 1 20`; do
   >   echo "line $i" >> file
   >   hg commit -qAm "change $i: a message that looks much like the others" $LEGACY $OFF
   > done
@@ -66,7 +65,7 @@ commit
 
   $ hg clone -q --pull legacy2 target
   $ cd target
-  $ for i in `seq 1 5`; do echo $i > new; hg commit -qAm "new $i"; done
+  $ for i in `$RUNTESTDIR/seq.py 1 5`; do echo $i > new; hg commit -qAm "new $i"; done
   $ report | head -1
   changelog 25 full=25 delta=0 max-chain=1
   $ cd ..
@@ -90,9 +89,7 @@ clone --pull (above), while a clone by copy keeps the source's storage as it is
 
   $ hg clone -q legacy2 copied
   $ report -R copied | head -1
-  changelog 20 full=* delta=* max-chain=* (glob)
-  $ report -R copied | head -1 | grep -q ' delta=0 '
-  [1]
+  changelog 20 full=\d+ delta=[1-9]\d* max-chain=\d+ (re)
 
 The report's JSON
 -----------------

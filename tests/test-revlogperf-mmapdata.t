@@ -15,8 +15,8 @@ revlog moves its data out of the index past 128k), and other revlogs inline
   $ cd repo
   $ hg debugbuilddag -m '+150'
   $ hg update -q tip
-  $ for i in `seq 1 12`; do
-  >   seq $i 200 > big
+  $ for i in `$RUNTESTDIR/seq.py 1 12`; do
+  >   $RUNTESTDIR/seq.py $i 200 > big
   >   echo "line $i" >> small
   >   hg commit -qAm "edit $i"
   > done
@@ -68,7 +68,7 @@ A long-lived reader sees a commit made while it has the data files mapped
 
   $ mkdir ../sync
   $ waitfor() {
-  >   for i in `seq 1 600`; do test -f "$1" && return; sleep 0.1; done
+  >   for i in `$RUNTESTDIR/seq.py 1 600`; do test -f "$1" && return; sleep 0.1; done
   >   echo "timed out waiting for $1"
   > }
   $ hg --config extensions.readloop="$TESTDIR/testlib/readloop.py" \

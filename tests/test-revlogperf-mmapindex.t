@@ -15,7 +15,7 @@ the changelog is inline, hg <= 6.6)
   $ touch a
   $ hg add a
   $ hg commit -qm base
-  $ for i in `seq 1 100`; do
+  $ for i in `$RUNTESTDIR/seq.py 1 100`; do
   >   echo $i > a
   >   hg commit -qm $i
   > done

@@ -10,27 +10,10 @@ hg perf::revlog-* commands
 
   $ hg init repo
   $ cd repo
-  $ for i in `seq 1 20`; do
+  $ for i in `$RUNTESTDIR/seq.py 1 20`; do
   >   echo "line $i" >> file
   >   hg commit -qAm "change $i"
   > done
-
-The commands are listed with perf.py's "perf::" prefix
-
-  $ hg help -e revlogperf | grep -A7 '^list of commands'
-  list of commands:
-  
-   perf::revlog-decompress
-                 time reading and decompressing every chunk of a revlog
-   perf::revlog-index
-                 time opening a revlog and reading every index entry
-                 ("readindex")
-   perf::revlog-open
-  $ hg help -e revlogperf | grep -A3 'perf::revlog-open$'
-   perf::revlog-open
-                 time opening a revlog (seed task "openclose")
-   perf::revlog-sample
-                 time opening a revlog and reading random revisions ("readdata")
 
 Every command runs once under perf.stub, on the changelog, the manifest and a
 filelog

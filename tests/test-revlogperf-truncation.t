@@ -22,9 +22,9 @@ instead: the reader keeps the old file and finishes.
   >   "$PYTHON" "$TESTDIR/testlib/undermaps.py" "$@"
   > }
   $ without() {
-  >   HGRCPATH="$HGRCPATH.core" "$@"
+  >   HGRCPATH="$TESTTMP/core.hgrc" "$@"
   > }
-  $ sed -e '/^revlogperf = /d' $HGRCPATH > $HGRCPATH.core
+  $ grep -v '^revlogperf = ' "$HGRCPATH" > "$TESTTMP/core.hgrc"
 
 300 changesets, each editing one file: every index is over the threshold.
 The clones are pulled, not hardlinked: core copies a hardlinked file before
@@ -96,7 +96,7 @@ a pull aborted by a failing hook, the reader mapping during the transaction
   $ hg -R b verify -q
   $ hg -R b log -r tip -T '{rev}\n'
   99
-  $ HGRCPATH="$HGRCPATH.core:$TESTTMP/failing-hook.rc" undermaps a mf --during -- hg -R a pull -q src
+  $ HGRCPATH="$TESTTMP/core.hgrc:$TESTTMP/failing-hook.rc" undermaps a mf --during -- hg -R a pull -q src
   transaction abort!
   rollback completed
   abort: pretxnchangegroup.undermaps hook exited with status 1
@@ -129,12 +129,16 @@ or without revlogperf)
   read 300 manifest revisions
   read 300 filelog revisions
   reader: exit 0
-  $ hg -R c verify -q || echo verify failed
-   mf@50: checking rename of 812ca0efab31: mf:812ca0efab31 (hg69 no-hg70 !)
-  not checking dirstate because of previous errors (hg69 no-hg70 !)
-  1 integrity errors encountered! (hg69 no-hg70 !)
-  (first damaged changeset appears to be 50) (hg69 no-hg70 !)
-  verify failed (hg69 no-hg70 !)
+#if hg69 no-hg70
+  $ hg -R c verify -q
+   mf@50: checking rename of 812ca0efab31: mf:812ca0efab31
+  not checking dirstate because of previous errors
+  1 integrity errors encountered!
+  (first damaged changeset appears to be 50)
+  [1]
+#else
+  $ hg -R c verify -q
+#endif
 
 modes, hardlinks, and a kill in the middle
 ------------------------------------------

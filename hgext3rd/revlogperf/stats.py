@@ -185,7 +185,10 @@ def debug_revlog_storage(ui, repo, **opts):
             b'chunks',
             b'%s',
             fm.formatdict(
-                dict(st.headers), key=b'kind', value=b'count', fmt=b'%s:%d'
+                dict(st.headers),
+                key=b'kind',
+                value=b'count',
+                fmt=b'%s:%d',
             ),
         )
         fm.data(revlogs=st.revlogs, full=st.full, delta=st.delta)

@@ -47,8 +47,9 @@ def debugholdmaps(ui, repo, syncdir, path):
     counts = [(name, rl, len(rl)) for name, rl in revlogs]
     for name, rl, count in counts:
         read_entries(rl, count, [0])
-    open(os.path.join(syncdir, 'mapped'), 'w').close()
+    with open(os.path.join(syncdir, 'mapped'), 'w'):
+        pass  # the writer waits for this file
     wait_for(os.path.join(syncdir, 'go'))
     for name, rl, count in counts:
         read_entries(rl, count, range(count))
-        ui.write(b'read %d %s revisions\n' % (count, name))
+        ui.writenoi18n(b'read %d %s revisions\n' % (count, name))

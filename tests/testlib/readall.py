@@ -52,7 +52,7 @@ def debugreadall(ui, path, *extra):
         status, output = run([b'-R', path] + read + options)
         name = b' '.join(read)
         if b'Traceback' in output:
-            ui.write(b'  %s: TRACEBACK\n' % name)
+            ui.writenoi18n(b'  %s: TRACEBACK\n' % name)
         elif status and not NAMES_A_REVLOG.search(output):
             lines = [l for l in output.splitlines() if not l.startswith(b' ')]
-            ui.write(b'  %s: %s\n' % (name, lines[-1] if lines else b''))
+            ui.writenoi18n(b'  %s: %s\n' % (name, lines[-1] if lines else b''))

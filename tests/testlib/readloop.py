@@ -28,9 +28,10 @@ def debugreadloop(ui, repo, syncdir, path, rounds):
         repo.invalidate()
         tip = repo[b'tip']
         text = tip[path].data().splitlines()[-1]
-        ui.write(
+        ui.writenoi18n(
             b'round %d: tip %d, %s ends with %s\n'
             % (round, tip.rev(), path, text)
         )
         ui.flush()
-        open(os.path.join(syncdir, 'done%d' % round), 'w').close()
+        with open(os.path.join(syncdir, 'done%d' % round), 'w'):
+            pass  # the writer waits for this file

@@ -64,7 +64,7 @@ def run(repo, path, during, command):
     if not during:
         touch(os.path.join(syncdir, 'map'))
         wait_for(os.path.join(syncdir, 'mapped'), reader)
-    env = dict(os.environ, UNDERMAPS_SYNC=syncdir)
+    env = {**os.environ, 'UNDERMAPS_SYNC': syncdir}
     status = subprocess.call(command, env=env)
     print('writer: %s' % ('exit 0' if status == 0 else 'failed'))
     touch(os.path.join(syncdir, 'map'))  # the hook may not have run

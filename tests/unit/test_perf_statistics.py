@@ -49,7 +49,7 @@ def node_ids(path):
         ],
         check=True,
         stdout=subprocess.PIPE,
-        env=dict(os.environ, HGRCPATH=''),
+        env={**os.environ, 'HGRCPATH': ''},
     ).stdout
     return out.split()
 
