@@ -97,12 +97,12 @@ The extension's help is its module docstring
                  time opening a revlog and reading every index entry
                  ("readindex")
    perf::revlog-open
-                 time opening a revlog (seed task "openclose")
+                 time opening a revlog (benchmark task "openclose")
    perf::revlog-sample
                  time opening a revlog and reading random revisions ("readdata")
    perf::revlog-suite
-                 run the seed's four tasks, under one or more settings, as a
-                 table
+                 run the four revlog read tasks, under one or more settings, as
+                 a table
    perf::revlog-tip
                  time opening a revlog and reading its tip's text ("readtip")
   

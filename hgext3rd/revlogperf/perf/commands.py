@@ -45,7 +45,7 @@ def _run_task(ui, repo, file_, opts, cmd, name):
 
 @eh.command(b'perf::revlog-open', REVLOG_OPTS, SYNOPSIS, helpcategory=CATEGORY)
 def revlog_open(ui, repo, file_=None, **opts):
-    """time opening a revlog (seed task "openclose")
+    """time opening a revlog (benchmark task "openclose")
 
     The revlog is opened anew each run, as a starting process opens it: its
     index is read, or mmapped where it is large enough (see
@@ -108,7 +108,7 @@ def revlog_sample(ui, repo, file_=None, **opts):
     """time opening a revlog and reading random revisions ("readdata")
 
     500 revisions by default, chosen at random with a fixed seed and read
-    in forward order, as seed 000 read them.
+    in forward order, as the historical revlog benchmark read them.
     """
     opts = pycompat.byteskwargs(opts)
     if opts[b'count'] < 1:
@@ -154,14 +154,15 @@ def revlog_decompress(ui, repo, file_=None, **opts):
     helpcategory=CATEGORY,
 )
 def revlog_suite(ui, repo, file_=None, **opts):
-    """run the seed's four tasks, under one or more settings, as a table
+    """run the four revlog read tasks, under one or more settings, as a table
 
-    Each task is timed as seed 000 timed it: 50 runs, the best of 3. With
-    --compare, the repository is opened again under each other setting
-    (several settings in one --compare are applied together) and every
-    task runs under each, the settings alternating, --rounds times. The
-    table gives each task's median over the rounds, in milliseconds, and
-    its ratio to the first column (below 1.00 is faster)::
+    Each task is timed as the historical revlog benchmark timed it: 50
+    runs, the best of 3. With --compare, the repository is opened again
+    under each other setting (several settings in one --compare are applied
+    together) and every task runs under each, the settings alternating,
+    --rounds times. The table gives each task's median over the rounds, in
+    milliseconds, and its ratio to the first column (below 1.00 is
+    faster)::
 
       hg perf::revlog-suite -c \\
         --compare 'revlogperf.mmap-index-threshold=off'
