@@ -84,7 +84,8 @@ SOURCES = setup.py $(shell find hgext3rd contrib tests -name '*.py' -o -name '*.
 check:
 	@$(MAKE) --no-print-directory check-style HG_VERSION=$(NEWEST)
 
-check-style: setup $(VENV)/.black
+# the release's sdist for check-code.py; the project need not be installed
+check-style: $(CACHE)/.fetched $(VENV)/.black
 	$(VENV)/bin/black --check --diff .
 	$(PY) $(CACHE)/contrib/check-code.py $(SOURCES)
 

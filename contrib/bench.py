@@ -5,7 +5,7 @@
 
 Each round runs one child process per configuration, alternating, so that a
 noisy machine hits both alike. A child opens REPO (read-only) and times the
-seed tasks on the changelog — open (the revlog object), index (open, read
+four benchmark tasks on the changelog — open (the revlog object), index (open, read
 every entry), tip (open, read the tip's text), sample (open, read 500 random
 revisions in forward order), each 50 iterations, min of 3 — then one
 decompression of every changelog chunk and one read of every changelog

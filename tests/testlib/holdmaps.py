@@ -8,22 +8,14 @@
 # second read dies of SIGBUS.
 
 import os
-import time
 
 from mercurial import registrar
+from mercurial.testing import wait_file, write_file
 
 cmdtable = {}
 command = registrar.command(cmdtable)
 
 TIMEOUT = 60
-
-
-def wait_for(path):
-    deadline = time.time() + TIMEOUT
-    while not os.path.exists(path):
-        if time.time() > deadline:
-            raise SystemExit('holdmaps: timed out waiting for %s' % path)
-        time.sleep(0.01)
 
 
 def read_entries(rl, count, revisions):
@@ -36,8 +28,7 @@ def read_entries(rl, count, revisions):
 
 @command(b'debugholdmaps', [], b'SYNCDIR FILE', norepo=False)
 def debugholdmaps(ui, repo, syncdir, path):
-    syncdir = syncdir.decode()
-    wait_for(os.path.join(syncdir, 'map'))
+    wait_file(os.path.join(syncdir, b'map'), TIMEOUT)
     repo = repo.unfiltered()
     revlogs = [
         (b'changelog', repo.changelog),
@@ -47,9 +38,8 @@ def debugholdmaps(ui, repo, syncdir, path):
     counts = [(name, rl, len(rl)) for name, rl in revlogs]
     for name, rl, count in counts:
         read_entries(rl, count, [0])
-    with open(os.path.join(syncdir, 'mapped'), 'w'):
-        pass  # the writer waits for this file
-    wait_for(os.path.join(syncdir, 'go'))
+    write_file(os.path.join(syncdir, b'mapped'))
+    wait_file(os.path.join(syncdir, b'go'), TIMEOUT)
     for name, rl, count in counts:
         read_entries(rl, count, range(count))
         ui.writenoi18n(b'read %d %s revisions\n' % (count, name))

@@ -4,27 +4,18 @@
 # SYNCDIR/doneN
 
 import os
-import time
 
 from mercurial import registrar
+from mercurial.testing import wait_file, write_file
 
 cmdtable = {}
 command = registrar.command(cmdtable)
 
 
-def wait_for(path, timeout=60):
-    deadline = time.time() + timeout
-    while not os.path.exists(path):
-        if time.time() > deadline:
-            raise SystemExit('readloop: timed out waiting for %s' % path)
-        time.sleep(0.01)
-
-
 @command(b'debugreadloop', [], b'SYNCDIR FILE ROUNDS')
 def debugreadloop(ui, repo, syncdir, path, rounds):
-    syncdir = syncdir.decode()
     for round in range(int(rounds)):
-        wait_for(os.path.join(syncdir, 'round%d' % round))
+        wait_file(os.path.join(syncdir, b'round%d' % round), 60)
         repo.invalidate()
         tip = repo[b'tip']
         text = tip[path].data().splitlines()[-1]
@@ -33,5 +24,4 @@ def debugreadloop(ui, repo, syncdir, path, rounds):
             % (round, tip.rev(), path, text)
         )
         ui.flush()
-        with open(os.path.join(syncdir, 'done%d' % round), 'w'):
-            pass  # the writer waits for this file
+        write_file(os.path.join(syncdir, b'done%d' % round))
