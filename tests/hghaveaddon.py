@@ -47,3 +47,34 @@ def has_deny_read():
         )
     except OSError:
         return False
+
+
+def _root_runs(command):
+    if os.name != 'posix' or os.getuid() != 0:
+        return False
+    try:
+        return subprocess.call(command, stderr=subprocess.DEVNULL) == 0
+    except OSError:
+        return False
+
+
+@hghave.check("small-fs", "root can mount a small tmpfs in its own namespace")
+def has_small_fs():
+    return _root_runs(
+        ['unshare', '-m', 'sh', '-c', 'mount -t tmpfs -o size=1m none /mnt']
+    )
+
+
+@hghave.check("other-users", "root can run commands as other users (setpriv)")
+def has_other_users():
+    return _root_runs(
+        [
+            'setpriv',
+            '--reuid=4321',
+            '--regid=4321',
+            '--groups=4322',
+            '--inh-caps=-all,+dac_read_search',
+            '--ambient-caps=+dac_read_search',
+            'true',
+        ]
+    )

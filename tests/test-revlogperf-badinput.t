@@ -107,6 +107,34 @@ data/big.d unreadable)
   [255]
 #endif
 
+Only damage is called damage: an extension whose code fails while a revision
+is read shows its own error, not "the revlog may be damaged"
+
+  $ hg --cwd base cat -r 0 big --config extensions.extensionbug="$TESTDIR/testlib/extensionbug.py" 2>&1 | grep '^TypeError'
+  TypeError: a bug in extensionbug
+
+An index entry whose parent is out of range is a damaged index, named (core
+reports it with a traceback), with maps and without
+
+  $ cp -R base parents
+  $ "$PYTHON" - << EOF
+  > import struct
+  > path = 'parents/.hg/store/00changelog.i'
+  > index = bytearray(open(path, 'rb').read())
+  > struct.pack_into('>i', index, 30 * 64 + 24, 9999)  # parent 1 of rev 30
+  > open(path, 'wb').write(bytes(index))
+  > EOF
+  $ for threshold in 0 off; do
+  >   hg -R parents log -l 1 -T '{rev}\n' --config revlogperf.mmap-index-threshold=$threshold 2>&1 | grep -v '^(run'
+  > done
+  abort: index 00changelog is corrupted: parent out of range (no-pure !)
+  abort: index 00changelog is corrupted: parent out of range (no-pure !)
+  39 (pure !)
+  39 (pure !)
+  $ hg -R parents verify -q 2>&1 | grep -c Traceback
+  0
+  [1]
+
 Bad values for every revlogperf option are configuration errors naming it
 
   $ for item in mmap-index-threshold mmap-data-threshold mmap-filelogs trace-mmap fast-decompress; do

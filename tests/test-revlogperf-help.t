@@ -10,8 +10,8 @@ The extension's help is its module docstring
   them
   
   revlogperf changes how Mercurial reads revlogs (the files under .hg/store that
-  hold every revision), never what it reads, and gives the same options on every
-  supported Mercurial release.
+  hold every revision), never what it reads or writes, and gives the same
+  options on every supported Mercurial release.
   
   Index mmap
   ----------
@@ -28,43 +28,46 @@ The extension's help is its module docstring
   
     [revlogperf]
     # a byte quantity, or "off" (default: 1 MB, as core 6.9+)
-    mmap-index-threshold = 4k
+    mmap-index-threshold = 1 MB
     # also mmap large filelog indexes (default: yes)
     mmap-filelogs = yes
-    # print "mmapping <file>" for every index mmapped (default: no)
+    # print "mmapping <file>" for every file mmapped, index or data
+    # (default: no)
     trace-mmap = no
   
   Decompression
   -------------
   
-  Each revlog decompresses its chunks through one dispatcher, set up when the
-  revlog is opened: zlib, zstd, stored and uncompressed chunks inline, any other
+  Each revlog decompresses its chunks through its own dispatcher, made at its
+  first chunk: zlib, zstd, stored and uncompressed chunks inline, any other
   compression engine looked up once. zstd chunks are decompressed in one call
   instead of streamed. Where Mercurial has no zstd module of its own (pure
-  builds), the "zstandard" package opens zstd repositories. A damaged chunk is
-  reported with its file, revision and header:
+  builds), the "zstandard" package makes existing zstd repositories readable and
+  writable; new repositories, clones and upgrades are made as without
+  revlogperf. A damaged chunk is reported with its file, revision and header:
   
     [revlogperf]
     # set to "no" to run Mercurial's own decompression (default: yes)
     fast-decompress = yes
   
-  Mercurial 6.6+ also caches decompressed chunks per revlog, in a ring that
-  gains a slot per chunk up to 10,000 even after evictions have emptied slots,
-  and every eviction walks past the empty ones first. revlogperf's cache takes
-  an empty slot before adding one: the same chunks kept and evicted, without the
-  walk (reading a 100k changelog in reverse: 14.9 million slots walked, 48,000
-  with revlogperf).
+  Mercurial 6.6+ also caches decompressed chunks per revlog. revlogperf keeps
+  the same chunks in a cache that does not grow past them, so that evicting one
+  stays cheap.
   
   Data file mmap
   --------------
   
   A data file (".d") of at least "revlogperf.mmap-data-threshold" bytes is
   mapped once per revlog, and each chunk read is a slice of the map instead of a
-  file read:
+  file read. Every map holds a file descriptor: a process keeps at most
+  "revlogperf.mmap-data-budget" data files mapped, and lets go of the least
+  recently used first:
   
     [revlogperf]
     # a byte quantity, or "off" (default: 1 MB; off on Windows)
     mmap-data-threshold = 1 MB
+    # data files mapped at once in a process (default: 64)
+    mmap-data-budget = 64
   
   Reading a revision checks its hash with its parents taken from the index,
   which spares pure builds a map of every node.
@@ -74,9 +77,28 @@ The extension's help is its module docstring
   
   Mercurial shortens revlog files in place when it strips, rolls back or aborts
   a transaction, and a process that has such a file mmapped then dies of SIGBUS.
-  With revlogperf the shortened file is written anew and renamed over the old
-  one, so other processes keep reading the old one. Load revlogperf in every
-  process that writes the repository.
+  With revlogperf the part kept is copied to a new file, with the owner, group
+  and mode of the old one, and renamed over it, so other processes keep reading
+  the old one. Where that cannot be done as core would leave the file (no room
+  for the copy on a full disk, or another user's file whose owner cannot be
+  kept), the file is shortened in place, as core does, with a warning. A copy
+  left by a killed writer is removed by the next transaction and by "hg
+  recover". Load revlogperf in every process that writes the repository.
+  
+  Rust
+  ----
+  
+  Where Mercurial's Rust extensions read a revlog (7.0+, "rust+c" module
+  policy), revlogperf maps its index and shortens its files safely, and leaves
+  the rest to Rust: "hg debug-revlog-storage" says so.
+  
+  Storage report
+  --------------
+  
+  "hg debug-revlog-storage" shows how the changelog, the manifest and the
+  filelogs are stored (full texts and deltas, delta chains, compression, sizes,
+  what is mmapped), and names the command that rewrites a changelog still stored
+  with delta chains, which reads slower.
   
   Measuring
   ---------

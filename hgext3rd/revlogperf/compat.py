@@ -62,6 +62,19 @@ def zstd_policy_set_by_user():
     return bool(os.environ.get('HGZSTDPOLICY'))
 
 
+def is_inline(owner):
+    """whether a revlog keeps its data in its index file"""
+    if hasattr(owner, 'inline'):
+        return owner.inline
+    return owner._inline  # hg <= 6.5
+
+
+def uses_rust(rl):
+    """whether Rust reads this revlog's chunks (and revlogperf does not)"""
+    # hg <= 6.9: Rust reads no chunks (a Rust index is read through Python)
+    return getattr(rl, 'uses_rust', False)
+
+
 def chunk_file(owner):
     """the store path of the file a revlog's chunks are read from"""
     if hasattr(owner, 'index_file'):

@@ -49,6 +49,13 @@ eh.configitem(
     default=b'off' if pycompat.iswindows else b'1 MB',
 )
 
+# At most this many data files are mapped at once in a process, the least
+# recently used let go first: each map holds a file descriptor, and a
+# server or a command reading hundreds of large filelogs must not run out
+# (a typical limit is 1024 descriptors, 256 on macOS). 64 keeps the
+# changelog, the manifest and the busiest filelogs mapped.
+eh.configitem(b'revlogperf', b'mmap-data-budget', default=64)
+
 # Say which index files get mmapped. Off by default: it is for diagnosis.
 eh.configitem(b'revlogperf', b'trace-mmap', default=False)
 
@@ -77,6 +84,7 @@ class Settings:
         self.ui = ui
         self.index_threshold = _mmap_index_threshold(ui)
         self.data_threshold = _size_or_off(ui, b'mmap-data-threshold')
+        self.data_budget = _count(ui, b'mmap-data-budget')
         self.mmap_filelogs = ui.configbool(b'revlogperf', b'mmap-filelogs')
         self.trace_mmap = ui.configbool(b'revlogperf', b'trace-mmap')
         self.fast_decompress = ui.configbool(b'revlogperf', b'fast-decompress')
@@ -122,6 +130,17 @@ def _size_or_off(ui, name):
             hint=_(b"use a size such as '4k' or '1 MB', or 'off'"),
         )
     return threshold
+
+
+def _count(ui, name):
+    """the positive integer ``revlogperf.<name>``"""
+    value = ui.configint(b'revlogperf', name)
+    if value < 1:
+        raise error.ConfigError(
+            _(b"revlogperf.%s must be at least 1 ('%d')") % (name, value),
+            hint=_(b"use a number of files such as '64'"),
+        )
+    return value
 
 
 @eh.wrapfunction(compat.STORE_OPTIONS_MODULE, compat.STORE_OPTIONS_FUNCTION)

@@ -12,6 +12,7 @@ import struct
 from mercurial.i18n import _
 from mercurial import (
     error,
+    extensions,
     exthelper,
     mdiff,
     revlog,
@@ -21,10 +22,10 @@ from mercurial.utils import stringutil
 
 eh = exthelper.exthelper()
 
-# what reading a damaged revision raises in some release, besides
-# Mercurial's errors: a damaged index entry gives a None size or an offset
-# out of range (a negative one fails to seek: EINVAL), a damaged delta a
-# patch that cannot be decoded
+# what reading the stored bytes of a damaged revision raises, besides
+# Mercurial's errors, on every supported release: a damaged index entry
+# gives a None size or an offset out of range (a negative one fails to
+# seek: EINVAL), a damaged delta a patch that cannot be decoded
 _DAMAGE = (
     TypeError,
     ValueError,
@@ -46,19 +47,57 @@ def _loadindex(orig, rl, *args, **kwargs):
         raise error.RevlogError(_(b"index %s is corrupted") % rl.display_id)
 
 
-@eh.wrapfunction(revlog.revlog, '_revisiondata')
-def _revisiondata(orig, rl, nodeorrev, *args, **kwargs):
+@eh.wrapfunction(revlog.revlog, '_rawtext')
+def _rawtext(orig, rl, node, rev, *args, **kwargs):
+    # the stored bytes only: index entry, segment, decompression, patches;
+    # flag processors, hash checks and extensions run outside, and their
+    # errors stay theirs
     try:
-        return orig(rl, nodeorrev, *args, **kwargs)
+        return orig(rl, node, rev, *args, **kwargs)
     except (OSError, *_DAMAGE) as exc:
         if isinstance(exc, OSError) and exc.errno != errno.EINVAL:
             raise  # not the file's content: reported as core reports it
-        if isinstance(nodeorrev, int):
-            which = b'%d' % nodeorrev
-        else:
-            which = short(nodeorrev)
+        which = b'%d' % rev if rev is not None else short(node)
         raise error.RevlogError(
             _(b'%s: cannot read revision %s: %s')
             % (rl.display_id, which, stringutil.forcebytestr(exc)),
             hint=_(b'the revlog may be damaged: run "hg verify"'),
         )
+
+
+# The graph walks of the C index (heads, phases, common ancestors, reachable
+# roots) refuse a parent out of range with a ValueError; the pure index
+# fails on it with an IndexError, as do parent look-ups.
+_GRAPH_WALKS = (
+    'headrevs',
+    'computephases',
+    '_commonancestorsheads',
+    'reachableroots',
+    'ancestor',
+    'parents',
+)
+
+
+@eh.extsetup
+def _wrap_graph_walks(ui):
+    for name in _GRAPH_WALKS:
+        extensions.wrapfunction(revlog.revlog, name, _graph_walk)
+
+
+def _graph_walk(orig, rl, *args, **kwargs):
+    try:
+        return orig(rl, *args, **kwargs)
+    except (ValueError, IndexError) as exc:
+        raise index_damage(rl, exc)
+
+
+def index_damage(rl, exc):
+    """the error for an index entry that points where no revision is"""
+    return error.RevlogError(
+        _(b'index %s is corrupted: %s')
+        % (rl.display_id, stringutil.forcebytestr(exc)),
+        hint=_(
+            b"run 'hg verify' to see the damage, then restore the file "
+            b"from a backup or a clone"
+        ),
+    )

@@ -15,7 +15,9 @@ import zlib
 from mercurial.i18n import _
 from mercurial import (
     error,
+    extensions,
     exthelper,
+    requirements,
     util,
 )
 from mercurial.utils import stringutil
@@ -30,49 +32,111 @@ eh = exthelper.exthelper()
 ZSTD_HEADER = b'('
 
 
-@eh.extsetup
-def _zstd_everywhere(ui):
-    """give the zstd engine the ``zstandard`` package where core has none
-
-    Pure builds and builds without the vendored ``mercurial.zstd`` cannot
-    open zstd repositories. A working core engine is never replaced, nor a
-    ``HGZSTDPOLICY`` the user set overruled. In extsetup, so that it sees
-    what every extension's uisetup left.
-    """
-    engine = util.compengines[b'zstd']
-    if compat.zstd_policy_set_by_user() or engine.available():
-        return
+def _zstandard():
+    """the ``zstandard`` package, where Mercurial has no zstd module of its
+    own and the user did not say which zstd modules it may use, or None"""
+    if compat.zstd_policy_set_by_user():
+        return None
     try:
         import zstandard
     except ImportError:
+        return None
+    return zstandard
+
+
+@eh.extsetup
+def _zstd_repositories_readable(ui):
+    """let builds without a zstd module open zstd repositories
+
+    Pure builds and builds without the vendored ``mercurial.zstd`` cannot.
+    The engine itself stays unavailable, so that nothing new is written in
+    zstd that the same Mercurial would not write (``hg init``, ``clone``,
+    ``debugupgraderepo``, bundles and the wire protocol choose among
+    available engines): only revlogs that already are zstd get compressors
+    and decompressors from the ``zstandard`` package.
+    """
+    engine = util.compengines[b'zstd']
+    if engine.available() or _zstandard() is None:
         return
-    engine._module = zstandard
+    extensions.wrapfunction(
+        type(engine), 'revlogcompressor', _zstandard_revlogcompressor
+    )
 
 
-@eh.wrapfunction(compat.DECOMPRESSION_OWNER, '__init__')
-def _install_dispatcher(orig, owner, *args, **kwargs):
-    orig(owner, *args, **kwargs)
-    settings = config.settings(owner.opener)
-    if settings is not None and settings.fast_decompress:
-        # an instance attribute: core's own method stays untouched
-        owner.decompress = make_dispatcher(owner)
+def readable_requirements():
+    """the repository requirements revlogperf lets this Mercurial open"""
+    if util.compengines[b'zstd'].available() or _zstandard() is None:
+        return set()
+    return {requirements.REVLOG_COMPRESSION_ZSTD}
+
+
+def _zstandard_revlogcompressor(orig, engine, opts=None):
+    if engine._module is not None:
+        return orig(engine, opts)
+    # the level as core picks it (utils/compression.py)
+    opts = opts or {}
+    level = opts.get(b'zstd.level')
+    if level is None:
+        level = opts.get(b'level')
+    if level is None:
+        level = 3
+    return engine.zstdrevlogcompressor(_zstandard(), level=level)
+
+
+def zstd_for_reading():
+    """the module zstd chunks are read with, or None"""
+    engine = util.compengines[b'zstd']
+    if engine.available():
+        return engine._module
+    return _zstandard()
+
+
+@eh.wrapfunction(compat.DECOMPRESSION_OWNER, 'decompress')
+def _first_decompress(orig, owner, data):
+    """the first chunk a revlog decompresses: give it its dispatcher
+
+    Made at the first chunk, not when the revlog opens: most revlogs a
+    command opens (``diff``, ``log -p``) are read once or not at all. The
+    dispatcher is an instance attribute, and takes every later chunk without
+    coming here; core's own method stays untouched. Core binds
+    ``decompress`` once per batch: the rest of the first batch comes here,
+    and goes on to the dispatcher.
+    """
+    dispatcher = owner.__dict__.get('decompress')
+    if dispatcher is None:
+        settings = config.settings(owner.opener)
+        if settings is None or not settings.fast_decompress:
+            return orig(owner, data)
+        dispatcher = owner.decompress = make_dispatcher(owner)
+    return dispatcher(data)
 
 
 def make_dispatcher(owner):
     """a ``decompress(data)`` for the revlog ``owner``
 
-    The first chunk is decompressed by its header, and picks what ``owner``
-    uses next: a revlog whose first chunk is zlib or zstd most likely holds
-    nothing else, so its chunks go straight to that library, without a
-    header test (~4% of a zstd changelog chunk's cost). From the first
-    chunk the library refuses on - another header, or damage - every header
-    is tested, the library's first.
+    It moves through three states, each a function that it makes the
+    revlog's ``decompress``::
+
+      first --(zlib or zstd chunk)--> straight_to --(refused)--> preferring
+      first --(any other header)--> by_header
+
+    ``first`` decompresses a chunk by its header. A revlog whose first chunk
+    is zlib or zstd most likely holds nothing else, so ``straight_to`` calls
+    that library with no header test. From the first chunk the library
+    refuses (another header, or damage), ``preferring`` tests its header
+    first, then the others. Core binds ``decompress`` once per batch of
+    chunks: ``first`` hands every later chunk of that batch to the state
+    chosen, without choosing again.
+
+    Only a weak reference to ``owner`` is kept: the revlog, its maps and
+    their file descriptors go as soon as it is dropped.
     """
     owner_ref = weakref.ref(owner)
     zlib_decompress = zlib.decompress
     zlib_error = zlib.error
     buffer = util.buffer
     engines = {}  # header -> engine decompress function
+    current = None  # the state chosen, once ``first`` has chosen
 
     def by_engine(header, data):
         decompress = engines.get(header)
@@ -90,8 +154,7 @@ def make_dispatcher(owner):
         except error.StorageError as exc:
             raise _chunk_error(owner_ref(), data, exc.args[0])
 
-    zstd = util.compengines[b'zstd']
-    zstd_module = zstd._module if zstd.available() else None
+    zstd_module = zstd_for_reading()
     zstd_oneshot = None  # a context costs ~3 us: made on the first chunk
 
     def by_header(data):
@@ -122,20 +185,21 @@ def make_dispatcher(owner):
         return by_engine(bytes(data[0:1]), data)
 
     def first(data):
+        if current is not None:
+            return current(data)
         text = by_header(data)
         if len(data):  # an empty chunk tells nothing: wait for the next
             header = data[0]
-            # by_header made the zstd context if the chunk is zstd
-            library = {0x78: zlib_decompress, 0x28: zstd_oneshot}.get(header)
-            if library is None:
-                switch_to(by_header)
+            if header == 0x78:
+                switch_to(straight_to(header, zlib_decompress))
+            elif header == 0x28 and zstd_oneshot is not None:
+                # by_header made the zstd context
+                switch_to(straight_to(header, zstd_oneshot))
             else:
-                switch_to(straight_to(header, library))
+                switch_to(by_header)
         return text
 
     def straight_to(header, library):
-        # zlib and zstd refuse data without their own magic bytes: no
-        # chunk of another kind can pass for one of theirs
         def decompress(data):
             try:
                 return library(data)
@@ -161,6 +225,8 @@ def make_dispatcher(owner):
         return decompress
 
     def switch_to(decompress):
+        nonlocal current
+        current = decompress
         revlog = owner_ref()
         if revlog is not None:
             revlog.decompress = decompress

@@ -20,6 +20,7 @@ from . import (
     compat,
     config,
     mmapindex,
+    truncation,
 )
 
 eh = exthelper.exthelper()
@@ -198,6 +199,21 @@ def debug_revlog_storage(ui, repo, **opts):
         fm.plain(
             _(b'%s: %d of %d index files mmapped\n')
             % (st.kind, st.mmapped, st.revlogs)
+        )
+    if compat.uses_rust(repo.unfiltered().changelog):
+        fm.plain(
+            _(
+                b'Rust reads these revlogs: revlogperf maps their indexes '
+                b'and shortens them safely, the rest is Rust\'s\n'
+            )
+        )
+    for path in truncation.leftover_copies(repo.store.path):
+        fm.plain(
+            _(
+                b"leftover copy of a killed writer: %s "
+                b"(run 'hg recover' to remove it)\n"
+            )
+            % path
         )
     advice = changelog.repair_advice(all_stats[0])
     if advice:

@@ -3,6 +3,7 @@ allowed are the right revisions or a Mercurial error"""
 
 import functools
 import shutil
+import struct
 import tempfile
 
 import pathlib
@@ -123,3 +124,70 @@ def test_mutated_changelog(tmp_path, name, mutation, threshold):
         # a damaged header can say "not inline": hg reports the missing
         # data file by name, as core does
         assert exc.filename.endswith(b'00changelog.d')
+
+
+# the fields of a revlog v1 index entry: (offset in the entry, struct format)
+INDEX_FIELDS = {
+    'offset': (0, '>Q'),
+    'compressed length': (8, '>i'),
+    'uncompressed length': (12, '>i'),
+    'delta base': (16, '>i'),
+    'link revision': (20, '>i'),
+    'parent 1': (24, '>i'),
+    'parent 2': (28, '>i'),
+}
+ENTRY_SIZE = 64
+
+
+@settings(
+    max_examples=300,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(
+    st.integers(0, REVISIONS - 1),
+    st.sampled_from(sorted(INDEX_FIELDS)),
+    st.one_of(
+        st.integers(-3, REVISIONS + 3),
+        st.integers(-(1 << 31), (1 << 31) - 1),
+    ),
+    st.sampled_from([0, None]),
+)
+def test_damaged_index_field(tmp_path, rev, field, value, threshold):
+    """an index entry whose field points anywhere: the right revisions, or
+    a Mercurial error, from reads and from the graph walks on parents"""
+    options, files, texts = source()
+    if '00changelog.d' not in files:
+        return  # an inline changelog (hg <= 6.6): entries sit among data
+    store = tmp_path / 'store'
+    shutil.rmtree(store, ignore_errors=True)
+    store.mkdir()
+    offset, fmt = INDEX_FIELDS[field]
+    index = bytearray(files['00changelog.i'])
+    if fmt == '>Q':
+        # the offset is the high 48 bits; rev 0's holds the version header
+        if rev == 0:
+            return
+        value = (value % (1 << 48)) << 16
+    struct.pack_into(fmt, index, rev * ENTRY_SIZE + offset, value)
+    for fname, data in files.items():
+        (store / fname).write_bytes(
+            bytes(index) if fname == '00changelog.i' else data
+        )
+    opener = vfsmod.vfs(str(store).encode())
+    opener.options = dict(options)
+    settings_ = opener.options[config.OPTIONS_KEY]
+    settings_.index_threshold = settings_.data_threshold = threshold
+    try:
+        rl = compat.open_revlog(
+            opener, (constants.KIND_CHANGELOG, None), b'00changelog', True
+        )
+        rl.headrevs()
+        rl.reachableroots(0, [len(rl) - 1], [0])
+        rl.ancestor(rl.node(len(rl) - 1), rl.node(0))
+        for r in range(len(rl)):
+            text = bytes(rl.revision(r))
+            if r < len(texts):
+                assert text == texts[r]
+    except error.StorageError:
+        pass

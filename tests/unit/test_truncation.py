@@ -1,19 +1,43 @@
 """revlogperf's truncation: a shortened file is a new file, so that maps of
 the old one stay readable"""
 
+import errno
 import mmap
 import os
+import types
 
 import pytest
 
-from mercurial import extensions, vfs as vfsmod
+from mercurial import extensions, ui as uimod, util, vfs as vfsmod
 
-from hgext3rd.revlogperf import truncation
+from hgext3rd.revlogperf import config, truncation
+
+
+class RecordingUI(uimod.ui):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.warnings = []
+
+    def warn(self, msg, *args, **kwargs):
+        self.warnings.append(msg)
 
 
 def store(tmp_path, content=b'0123456789' * 1000):
+    """a store vfs (revlogperf's settings in its options) and a file in it"""
     (tmp_path / 'x.i').write_bytes(content)
-    return vfsmod.vfs(str(tmp_path).encode()), tmp_path / 'x.i'
+    opener = vfsmod.vfs(str(tmp_path).encode())
+    opener.options = {
+        config.OPTIONS_KEY: types.SimpleNamespace(ui=RecordingUI())
+    }
+    return opener, tmp_path / 'x.i'
+
+
+def replacing(opener, path=b'x.i'):
+    """the file as revlogperf's vfs gives it to strip and rollback"""
+    # not through the vfs, which revlogperf may have wrapped already
+    fp = util.posixfile(opener.join(path), b'ab')
+    ui = config.settings(opener).ui
+    return truncation.ReplacingTruncate(fp, b'ab', opener, ui)
 
 
 def test_shortened_file_replaces_the_old_one(tmp_path):
@@ -22,7 +46,7 @@ def test_shortened_file_replaces_the_old_one(tmp_path):
     with path.open('rb') as fp:
         old_map = mmap.mmap(fp.fileno(), 0, access=mmap.ACCESS_READ)
     inode = path.stat().st_ino
-    with truncation.ReplacingTruncate(opener(b'x.i', b'ab'), b'ab') as fp:
+    with replacing(opener) as fp:
         fp.truncate(15)
     assert path.read_bytes() == b'012345678901234'
     assert path.stat().st_ino != inode
@@ -33,7 +57,7 @@ def test_shortened_file_replaces_the_old_one(tmp_path):
 
 def test_writes_after_truncate_go_to_the_new_file(tmp_path):
     opener, path = store(tmp_path)
-    fp = truncation.ReplacingTruncate(opener(b'x.i', b'ab'), b'ab')
+    fp = replacing(opener)
     fp.truncate(3)
     fp.write(b'abc')
     fp.close()
@@ -84,3 +108,115 @@ def test_truncate_keeping_every_page_is_core_truncate(tmp_path, wrapped_vfs):
 def test_unmaps_pages(old, new, unmaps, monkeypatch):
     monkeypatch.setattr(truncation, '_PAGE', 4096)
     assert truncation.unmaps_pages(old, new) is unmaps
+
+
+def test_only_the_store_vfs_replaces(tmp_path, wrapped_vfs):
+    plain = vfsmod.vfs(str(tmp_path).encode())
+    (tmp_path / 'bookmarks').write_bytes(b'x' * 10000)
+    with plain(b'bookmarks', b'ab') as fp:
+        assert not isinstance(fp, truncation.ReplacingTruncate)
+
+
+def test_full_disk_truncates_in_place_and_says_so(tmp_path, monkeypatch):
+    opener, path = store(tmp_path)
+    inode = path.stat().st_ino
+
+    def no_space(fd, data):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(truncation.os, 'write', no_space)
+    with replacing(opener) as fp:
+        fp.truncate(15)
+    assert path.read_bytes() == b'012345678901234'
+    assert path.stat().st_ino == inode  # core's truncation
+    [warning] = config.settings(opener).ui.warnings
+    assert warning == (
+        b'revlogperf: cannot replace x.i (No space left on device): '
+        b'truncated in place, processes reading it may fail\n'
+    )
+    assert not [p for p in os.listdir(tmp_path) if p.endswith('~')]
+
+
+def test_the_copy_needs_room_for_the_kept_bytes_only(tmp_path, monkeypatch):
+    opener, path = store(tmp_path)
+    written = []
+    real_write = os.write
+
+    def counting_write(fd, data):
+        written.append(len(data))
+        return real_write(fd, data)
+
+    monkeypatch.setattr(truncation.os, 'write', counting_write)
+    with replacing(opener) as fp:
+        fp.truncate(4200)
+    assert sum(written) <= 4200 + len(b'x.i.revlogperf-shortened~\n')
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason='needs root to chown')
+def test_the_copy_keeps_owner_group_and_mode(tmp_path):
+    opener, path = store(tmp_path)
+    os.chown(path, 4321, 5432)
+    os.chmod(path, 0o664)
+    inode = path.stat().st_ino
+    with replacing(opener) as fp:
+        fp.truncate(15)
+    st = path.stat()
+    assert st.st_ino != inode
+    assert (st.st_uid, st.st_gid, oct(st.st_mode & 0o7777)) == (
+        4321,
+        5432,
+        oct(0o664),
+    )
+
+
+def test_owner_it_cannot_give_means_in_place(tmp_path, monkeypatch):
+    opener, path = store(tmp_path)
+    real_fstat = os.fstat
+    inode = path.stat().st_ino
+
+    def owned_by_another(fd):
+        st = real_fstat(fd)
+        if st.st_ino == inode:
+            fields = list(st)
+            fields[4] += 1  # another user's file
+            return os.stat_result(fields)
+        return st
+
+    def not_permitted(fd, uid, gid):
+        raise PermissionError(errno.EPERM, os.strerror(errno.EPERM))
+
+    monkeypatch.setattr(truncation.os, 'fstat', owned_by_another)
+    monkeypatch.setattr(truncation.os, 'fchown', not_permitted)
+    with replacing(opener) as fp:
+        fp.truncate(15)
+    assert path.stat().st_ino == inode
+    assert path.read_bytes() == b'012345678901234'
+    [warning] = config.settings(opener).ui.warnings
+    assert b'(Operation not permitted)' in warning
+
+
+def test_a_copy_left_by_a_killed_writer_is_found_and_removed(tmp_path):
+    opener, path = store(tmp_path)
+
+    def killed(src, dst):
+        raise KeyboardInterrupt  # as a kill between copy and rename
+
+    store_path = str(tmp_path).encode()
+    real_replace = truncation.os.replace
+    truncation.os.replace = killed
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            truncation.replace_with_prefix(store_path, bytes(path), 15)
+    finally:
+        truncation.os.replace = real_replace
+    # the copy was removed on the way out; a SIGKILL leaves it: make one
+    (tmp_path / 'x.i.revlogperf-shortened~').write_bytes(b'left')
+    assert truncation.leftover_copies(store_path) == [
+        b'x.i.revlogperf-shortened~'
+    ]
+    repo = types.SimpleNamespace(
+        store=types.SimpleNamespace(path=store_path), ui=uimod.ui()
+    )
+    truncation.remove_leftover_copies(repo)
+    assert truncation.leftover_copies(store_path) == []
+    assert sorted(os.listdir(tmp_path)) == ['x.i']

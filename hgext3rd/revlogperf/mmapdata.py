@@ -1,0 +1,164 @@
+# mmapdata.py - revlog data files read as slices of one map
+#
+# Every supported release reads a revlog chunk through a ``randomaccessfile``:
+# unless a window around it is cached, each read opens the data file, reads
+# a 64 KB window into a new bytes object and slices it. A data file at or
+# above ``revlogperf.mmap-data-threshold`` is mapped instead, once per
+# revlog, and each chunk is a slice of the map: no open, no read, no copy.
+#
+# Every map holds a file descriptor (Python's mmap keeps a duplicate), so a
+# process keeps at most ``revlogperf.mmap-data-budget`` of them; past that,
+# the least recently used is dropped and mapped again if it is read again.
+
+import collections
+import weakref
+
+from mercurial import util
+from mercurial.revlogutils import randomaccessfile
+
+from . import compat, mmapindex
+
+_OFFSET, _LENGTH = 0, 1
+
+
+def install(owner, settings):
+    """map ``owner``'s data file at its first read, if it is large enough
+
+    Decided from the index, which says how long the data file is: no stat
+    or open of a file that the first read opens anyway. Inline revlogs keep
+    their data in the index, and stay small: they are read as core reads.
+    """
+    threshold = settings.data_threshold
+    if threshold is None or compat.is_inline(owner):
+        return False
+    segment = owner._segmentfile
+    # another extension's subclass is left alone
+    if type(segment) is not randomaccessfile.randomaccessfile:
+        return False
+    index = owner.index
+    count = len(index)
+    if not count:
+        return False
+    last = index[count - 1]
+    if (last[_OFFSET] >> 16) + last[_LENGTH] < threshold:
+        return False
+    if not settings.mmap_safe(owner.opener.join(segment.filename)):
+        return False
+    # the object core made, as configured, with the map added
+    segment.__class__ = MappedSegmentFile
+    segment._settings = settings
+    cache = compat.chunk_cache(owner)
+    if cache is not None:
+        segment._chunk_cache = weakref.ref(cache)
+    return True
+
+
+class MappedSegmentFile(randomaccessfile.randomaccessfile):
+    """a revlog data file whose chunks are slices of one map of it
+
+    The file is mapped at the first read. Chunks past the end of the map
+    (revisions appended since it was made) come from a new map, or, while
+    this revlog is writing (its data may sit in the write buffer), from the
+    file, as core reads them.
+    """
+
+    _settings = None
+    _view = None
+    _used = False
+    _chunk_cache = None  # weak reference: its chunks may be slices of the map
+
+    def clear_cache(self):
+        super().clear_cache()
+        self._drop()
+
+    def read_chunk(self, offset, length, *args, **kwargs):
+        end = offset + length
+        view = self._view
+        if view is not None and end <= len(view):
+            self._used = True
+            return view[offset:end]
+        if self._remap(end):
+            return self._view[offset:end]
+        return super().read_chunk(offset, length, *args, **kwargs)
+
+    def _remap(self, end):
+        """map the file again if it reaches ``end``; True if it does"""
+        if self.writing_handle is not None:
+            return False
+        try:
+            fp = self.opener(self.filename)
+        except FileNotFoundError:
+            return False  # core's read reports it
+        with fp:
+            if self.opener.fstat(fp).st_size < end:
+                return False  # core's read reports the short file
+            if self._view is None:
+                mmapindex.trace(self._settings, self.opener.join(self.filename))
+            # random reads touch few pages: do not read the whole file in
+            self._view = util.buffer(compat.mmapread_lazily(fp))
+        _BUDGET.admit(self, self._settings.data_budget)
+        return True
+
+    def _drop(self):
+        """let the map go"""
+        if self._view is not None:
+            self._release()
+            _BUDGET.forget(self)
+
+    def _release(self):
+        # the map and its descriptor go with the last slice of it: the
+        # revlog's cache of chunks may hold some (stored and uncompressed
+        # chunks are slices)
+        self._view = None
+        cache = self._chunk_cache and self._chunk_cache()
+        if cache is not None:
+            cache.clear()
+
+
+class MapBudget:
+    """the data files a process has mapped, at most ``limit`` at a time
+
+    Least recently used first, as a clock: a map read since the last pass
+    gets a second chance, so that a read costs one attribute store.
+    """
+
+    def __init__(self):
+        self._maps = collections.OrderedDict()  # id -> weakref to segment
+
+    def __len__(self):
+        return len(self._maps)
+
+    def admit(self, segment, limit):
+        key = id(segment)
+        if key not in self._maps:
+            forget = self._maps.pop
+            self._maps[key] = weakref.ref(segment, lambda _r: forget(key, 0))
+        self._maps.move_to_end(key)
+        segment._used = False
+        while limit is not None and len(self._maps) > max(limit, 1):
+            self._evict_one(key)
+
+    def forget(self, segment):
+        self._maps.pop(id(segment), None)
+
+    def _evict_one(self, keep):
+        for key, ref in self._maps.items():
+            victim = ref()
+            if key == keep:
+                continue
+            if victim is not None and victim._used:
+                victim._used = False
+                self._maps.move_to_end(key)
+                return
+            if victim is not None:
+                victim._release()
+            del self._maps[key]
+            return
+
+
+_BUDGET = MapBudget()
+
+
+def live_maps():
+    """how many data files this process has mapped now"""
+    return len(_BUDGET)

@@ -1,0 +1,221 @@
+Faults that core survives, revlogperf survives with the same end state
+======================================================================
+
+  $ . "$TESTDIR/testlib/revlogperf.sh"
+  $ cat >> $HGRCPATH << EOF
+  > [revlogperf]
+  > mmap-index-threshold = 4k
+  > mmap-data-threshold = 4k
+  > EOF
+  $ without() {
+  >   HGRCPATH="$TESTTMP/core.hgrc" "$@"
+  > }
+  $ grep -v '^revlogperf = ' "$HGRCPATH" > "$TESTTMP/core.hgrc"
+
+A full disk
+-----------
+
+To shorten a file without pulling pages from under a reader's map,
+revlogperf copies the part kept and renames the copy over the file. Where
+there is no room for the copy, it truncates in place, as core does, and
+says so: strip, rollback and an aborted pull end as they end without it.
+
+#if small-fs
+  $ hg init full
+  $ "$PYTHON" -c "import os; open('full/big', 'wb').write(os.urandom(8 << 20))"
+  $ hg -R full commit -qAm big
+  $ "$PYTHON" -c "import os; open('full/big', 'ab').write(os.urandom(50 << 10))"
+  $ hg -R full commit -qm more
+  $ hg clone -q full source
+  $ "$PYTHON" -c "import os; open('source/big', 'ab').write(os.urandom(50 << 10))"
+  $ hg -R source commit -qm pulled
+  $ mkdir disk
+  $ fulldisk() {
+  >   sh "$TESTDIR/testlib/fulldisk.sh" "$TESTTMP/disk" "$@"
+  > }
+
+  $ without fulldisk hg rollback -q
+  ok
+  verify: [0]
+  no interrupted transaction available
+  recover: [1]
+  $ fulldisk hg rollback -q
+  revlogperf: cannot replace data/big.d (No space left on device): truncated in place, processes reading it may fail
+  ok
+  verify: [0]
+  no interrupted transaction available
+  recover: [1]
+
+  $ without fulldisk hg debugstrip -q -r 1 --no-backup
+  ok
+  verify: [0]
+  no interrupted transaction available
+  recover: [1]
+  $ fulldisk hg debugstrip -q -r 1 --no-backup
+  revlogperf: cannot replace data/big.d (No space left on device): truncated in place, processes reading it may fail
+  ok
+  verify: [0]
+  no interrupted transaction available
+  recover: [1]
+
+  $ without fulldisk hg pull -q "$TESTTMP/source" --config hooks.pretxnchangegroup=false
+  transaction abort!
+  rollback completed
+  abort: pretxnchangegroup hook exited with status 1
+  failed
+  verify: [0]
+  no interrupted transaction available
+  recover: [1]
+  $ fulldisk hg pull -q "$TESTTMP/source" --config hooks.pretxnchangegroup=false
+  transaction abort!
+  revlogperf: cannot replace data/big.d (No space left on device): truncated in place, processes reading it may fail
+  rollback completed
+  abort: pretxnchangegroup hook exited with status 1
+  failed
+  verify: [0]
+  no interrupted transaction available
+  recover: [1]
+#endif
+
+A group-shared store
+--------------------
+
+A copy gets the owner and group of the file it replaces. Where the writer
+cannot give it them (another user's file), the file is truncated in place,
+as core does: its owner and group stay. Here alice (uid 1000) owns the
+repository, with group devs (2000), and bob (1001) is in devs.
+
+#if other-users
+
+They keep only the right to read and search any directory, so that they
+can reach the test's files; what they may write is theirs or devs'.
+
+  $ as_user() {
+  >   uid=$1; shift
+  >   setpriv --reuid=$uid --regid=$uid --groups=2000 \
+  >     --inh-caps=-all,+dac_read_search --ambient-caps=+dac_read_search \
+  >     env HOME="$TESTTMP" "$@"
+  > }
+  $ as_alice() {
+  >   as_user 1000 "$@"
+  > }
+  $ as_bob() {
+  >   as_user 1001 "$@"
+  > }
+  $ owners() {
+  >   stat -c '%n %u:%g %a' shared/.hg/store/00changelog.i shared/.hg/store/00manifest.i
+  > }
+  $ shared_repo() {
+  >   rm -rf shared
+  >   hg clone -q --pull "$TESTTMP/full300" shared
+  >   chown -R 1000:2000 shared
+  >   chmod -R g+w shared
+  >   find shared -type f -exec chmod 664 {} +
+  >   if [ "$1" = setgid ]; then find shared -type d -exec chmod g+s {} +; fi
+  >   # a change within the second of the last one is ambiguous to core,
+  >   # which then copies another user's file to be able to touch it
+  >   sleep 1
+  > }
+  $ printf '[trusted]\nusers = *\n' | tee -a "$HGRCPATH" >> core.hgrc
+  $ hg init full300
+  $ hg -R full300 debugbuilddag -q -m '+300'
+
+Without setgid directories, bob strips: alice's files cannot be given back
+to her, so they are truncated in place; alice can still write.
+
+  $ shared_repo
+  $ without as_bob hg -R shared debugstrip -q -r 250 --no-backup
+  $ owners
+  shared/.hg/store/00changelog.i 1000:2000 664
+  shared/.hg/store/00manifest.i 1000:2000 664
+  $ shared_repo
+  $ as_bob hg -R shared debugstrip -q -r 250 --no-backup
+  revlogperf: cannot replace 00changelog.d (Operation not permitted): truncated in place, processes reading it may fail (no-inline-changelog !)
+  revlogperf: cannot replace 00changelog.i (Operation not permitted): truncated in place, processes reading it may fail
+  revlogperf: cannot replace 00manifest.i (Operation not permitted): truncated in place, processes reading it may fail
+  revlogperf: cannot replace data/mf.i (Operation not permitted): truncated in place, processes reading it may fail
+  $ owners
+  shared/.hg/store/00changelog.i 1000:2000 664
+  shared/.hg/store/00manifest.i 1000:2000 664
+  $ as_alice hg -R shared pull -q "$TESTTMP/full300"
+  $ as_alice hg -R shared verify -q
+
+alice strips her own files: the copies are hers, with group devs and mode
+664, with and without setgid directories
+
+  $ for mode in plain setgid; do
+  >   shared_repo $mode
+  >   as_alice hg -R shared debugstrip -q -r 250 --no-backup
+  >   owners
+  >   as_bob hg -R shared pull -q "$TESTTMP/full300"
+  >   as_bob hg -R shared verify -q
+  > done
+  shared/.hg/store/00changelog.i 1000:2000 664
+  shared/.hg/store/00manifest.i 1000:2000 664
+  shared/.hg/store/00changelog.i 1000:2000 664
+  shared/.hg/store/00manifest.i 1000:2000 664
+#endif
+
+Copies left by a killed writer
+------------------------------
+
+A writer killed between copying and renaming leaves its copy. The store
+lists every copy before it is made: the storage report names what is left,
+and the next transaction or ``hg recover`` removes it.
+
+  $ hg clone -q --pull "$TESTTMP/full" killed
+  $ hg -R killed pull -q "$TESTTMP/source"
+  $ KILLAT=big.d hg -R killed rollback -q --config extensions.killat="$TESTDIR/testlib/killat.py"
+  Killed
+  [137]
+  $ ls killed/.hg/store/data
+  big.d
+  big.d.revlogperf-shortened~
+  big.i
+  $ hg -R killed debug-revlog-storage | grep leftover
+  leftover copy of a killed writer: data/big.d.revlogperf-shortened~ (run 'hg recover' to remove it)
+  $ hg -R killed recover -q
+  no interrupted transaction available
+  [1]
+  $ ls killed/.hg/store/data
+  big.d
+  big.i
+  $ hg -R killed rollback -q
+  $ hg -R killed verify -q
+
+  $ hg -R killed pull -q "$TESTTMP/source"
+  $ KILLAT=big.d hg -R killed rollback -q --config extensions.killat="$TESTDIR/testlib/killat.py"
+  Killed
+  [137]
+  $ echo more >> killed/big
+  $ hg -R killed commit -qAm next
+  $ ls killed/.hg/store/data
+  big.d
+  big.i
+
+File descriptors
+----------------
+
+Each map holds a file descriptor. A dropped revlog lets its maps go at
+once, and a process keeps at most ``revlogperf.mmap-data-budget`` data files
+mapped: ``hg log -p`` over 150 mapped filelogs (over 128 KB, so not inline)
+runs within 100 descriptors, as it does without revlogperf
+
+  $ hg init many
+  $ "$PYTHON" - << EOF
+  > import os
+  > for i in range(150):
+  >     open('many/f%03d' % i, 'wb').write(os.urandom(140 << 10))
+  > EOF
+  $ hg -R many commit -qAm files
+  $ ls many/.hg/store/data | grep -c '\.d$'
+  150
+  $ sh -c 'ulimit -n 100; hg -R many log -p > /dev/null'
+  $ without sh -c 'ulimit -n 100; hg -R many log -p > /dev/null'
+
+Within one process, with the cycle collector off: every filelog read and
+kept, then dropped
+
+  $ "$PYTHON" "$TESTDIR/testlib/holdfds.py" many --config revlogperf.mmap-data-budget=10
+  150 filelogs read and kept: 10 data maps, descriptors within the budget
+  dropped: 0 data maps, descriptors as before

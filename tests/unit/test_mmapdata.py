@@ -1,0 +1,173 @@
+"""revlogperf's mapped data file: slices of one map, grown on demand, the
+file itself while the revlog is writing, and a bounded number of maps"""
+
+import gc
+import os
+import types
+
+import pytest
+
+from mercurial import error, ui as uimod, vfs as vfsmod
+from mercurial.revlogutils import randomaccessfile
+
+from hgext3rd.revlogperf import mmapdata
+
+DATA = bytes(range(256)) * 64  # 16 KB
+
+
+def make_settings(**overrides):
+    values = dict(
+        data_threshold=4096,
+        data_budget=64,
+        trace_mmap=False,
+        ui=uimod.ui(),
+        mmap_safe=lambda path: True,
+    )
+    values.update(overrides)
+    return types.SimpleNamespace(**values)
+
+
+class FakeOwner:
+    """what install() reads of the object that reads a revlog's chunks"""
+
+    inline = False
+
+    def __init__(self, opener, filename, size):
+        self.opener = opener
+        self.index = [(0, size)]
+        self._segmentfile = randomaccessfile.randomaccessfile(
+            opener, filename, 65536
+        )
+
+
+def segment_for(tmp_path, content, name='x.d', **overrides):
+    """the segment file of a revlog whose data file holds ``content``"""
+    (tmp_path / name).write_bytes(content)
+    opener = vfsmod.vfs(str(tmp_path).encode())
+    owner = FakeOwner(opener, name.encode(), len(content))
+    mmapdata.install(owner, make_settings(**overrides))
+    return owner._segmentfile, tmp_path / name
+
+
+@pytest.fixture
+def mapped(tmp_path):
+    return segment_for(tmp_path, DATA)
+
+
+def test_large_file_is_mapped_by_the_class_core_made(mapped):
+    segment, _path = mapped
+    assert isinstance(segment, mmapdata.MappedSegmentFile)
+    assert isinstance(segment, randomaccessfile.randomaccessfile)
+
+
+def test_small_file_is_read_as_core_reads_it(tmp_path):
+    segment, _path = segment_for(tmp_path, b'small')
+    assert type(segment) is randomaccessfile.randomaccessfile
+    assert bytes(segment.read_chunk(1, 3)) == b'mal'
+
+
+def test_decided_from_the_index_without_touching_the_file(tmp_path):
+    opener = vfsmod.vfs(str(tmp_path).encode())
+    owner = FakeOwner(opener, b'missing.d', len(DATA))
+    assert mmapdata.install(owner, make_settings())  # no stat: no error
+
+
+def test_inline_revlog_is_not_mapped(tmp_path):
+    opener = vfsmod.vfs(str(tmp_path).encode())
+    owner = FakeOwner(opener, b'x.i', len(DATA))
+    owner.inline = True
+    assert not mmapdata.install(owner, make_settings())
+
+
+def test_chunks_are_slices_of_the_map(mapped):
+    segment, _path = mapped
+    chunk = segment.read_chunk(100, 50)
+    assert isinstance(chunk, memoryview)
+    assert bytes(chunk) == DATA[100:150]
+    assert chunk.obj is segment.read_chunk(0, 1).obj  # one map
+
+
+def test_appended_data_gets_a_new_map(mapped):
+    segment, path = mapped
+    segment.read_chunk(0, 10)
+    with path.open('ab') as fp:
+        fp.write(b'appended')
+    assert bytes(segment.read_chunk(len(DATA), 8)) == b'appended'
+
+
+def test_writing_revlog_reads_its_write_handle(mapped):
+    segment, path = mapped
+    segment.read_chunk(0, 10)
+    with path.open('a+b') as fp:
+        fp.write(b'buffered')  # not flushed: only the handle has it
+        segment.writing_handle = fp
+        assert bytes(segment.read_chunk(len(DATA), 8)) == b'buffered'
+        segment.writing_handle = None
+
+
+def test_short_file_is_core_partial_read_error(mapped):
+    segment, _path = mapped
+    with pytest.raises(error.RevlogError) as raised:
+        segment.read_chunk(len(DATA) - 4, 8)
+    assert b'partial read of revlog x.d' in bytes(raised.value)
+
+
+def test_clear_cache_drops_the_map(mapped):
+    segment, path = mapped
+    old = segment.read_chunk(0, 4)
+    segment.clear_cache()
+    replacement = path.with_name('x.tmp')
+    replacement.write_bytes(b'new!' + DATA[4:])
+    replacement.rename(path)  # as revlogperf truncates: a new inode
+    assert bytes(segment.read_chunk(0, 4)) == b'new!'
+    assert bytes(old) == DATA[:4]  # the old map is intact
+
+
+def open_fds():
+    return len(os.listdir('/proc/self/fd'))
+
+
+@pytest.mark.skipif(
+    not os.path.isdir('/proc/self/fd'), reason='needs /proc/self/fd'
+)
+def test_a_dropped_segment_closes_its_map_at_once(tmp_path):
+    gc.disable()
+    try:
+        before = open_fds()
+        segment, _path = segment_for(tmp_path, DATA)
+        segment.read_chunk(0, 10)
+        assert open_fds() == before + 1  # the map's descriptor
+        assert mmapdata.live_maps() >= 1
+        del segment
+        assert open_fds() == before
+    finally:
+        gc.enable()
+
+
+@pytest.mark.skipif(
+    not os.path.isdir('/proc/self/fd'), reason='needs /proc/self/fd'
+)
+def test_maps_stay_within_the_budget(tmp_path):
+    before = open_fds()
+    segments = [
+        segment_for(tmp_path, DATA, name='f%d.d' % i, data_budget=3)[0]
+        for i in range(10)
+    ]
+    for rounds in range(3):
+        for i, segment in enumerate(segments):
+            assert bytes(segment.read_chunk(i, 5)) == DATA[i : i + 5]
+            assert mmapdata.live_maps() <= 3
+            assert open_fds() <= before + 3
+
+
+def test_the_least_recently_used_map_goes_first(tmp_path):
+    a, b, c = (
+        segment_for(tmp_path, DATA, name=name, data_budget=2)[0]
+        for name in ('a.d', 'b.d', 'c.d')
+    )
+    a.read_chunk(0, 1)
+    b.read_chunk(0, 1)
+    a.read_chunk(0, 1)  # a is used again since b was mapped
+    c.read_chunk(0, 1)
+    assert a._view is not None
+    assert b._view is None
