@@ -25,8 +25,8 @@ RUN_T := cd tests && $(PY) $(RUNTESTS) --with-hg=$(HG) -j$(JOBS)
 SAMPLE := .cache/sample-$(SAMPLE_CHANGESETS)-hg$(HG_VERSION)
 BENCH_REPO := $(or $(REPO),$(SAMPLE))
 
-.PHONY: all bench setup test check check-style test-unit test-t test-t-c \
-    test-t-pure test-matrix test-hg-suite clean
+.PHONY: all bench setup test test-release check check-style test-unit \
+    test-t test-t-c test-t-pure test-matrix test-hg-suite clean
 
 all: test
 
@@ -69,6 +69,13 @@ $(SAMPLE).built: | $(VENV)/.installed
 test: setup
 	@status=0; \
 	$(MAKE) --no-print-directory check || status=1; \
+	$(MAKE) --no-print-directory test-release || status=1; \
+	exit $$status
+
+# the tests of one release, without the style checks (which do not depend
+# on it)
+test-release: setup
+	@status=0; \
 	$(MAKE) --no-print-directory test-unit || status=1; \
 	$(MAKE) --no-print-directory test-t-c || status=1; \
 	$(MAKE) --no-print-directory test-t-pure || status=1; \
@@ -76,8 +83,9 @@ test: setup
 
 # Mercurial's own style checks, as its test-check-format.t and
 # test-check-code.t run them: black (settings in pyproject.toml) and
-# contrib/check-code.py. Always the newest release's: older check-code.py
-# still enforces Python 2 rules that Mercurial has dropped since.
+# contrib/check-code.py, then pyflakes, as test-check-pyflakes.t runs it.
+# Always the newest release's: older check-code.py still enforces Python 2
+# rules that Mercurial has dropped since.
 NEWEST := $(lastword $(MATRIX))
 SOURCES = setup.py $(shell find hgext3rd contrib tests -name '*.py' -o -name '*.t')
 
@@ -85,12 +93,13 @@ check:
 	@$(MAKE) --no-print-directory check-style HG_VERSION=$(NEWEST)
 
 # the release's sdist for check-code.py; the project need not be installed
-check-style: $(CACHE)/.fetched $(VENV)/.black
+check-style: $(CACHE)/.fetched $(VENV)/.checkers
 	$(VENV)/bin/black --check --diff .
 	$(PY) $(CACHE)/contrib/check-code.py $(SOURCES)
+	$(PY) -m pyflakes $(filter %.py,$(SOURCES))
 
-$(VENV)/.black: $(VENV)/.installed
-	$(VENV)/bin/pip install -q 'black>=23,<24'
+$(VENV)/.checkers: $(VENV)/.installed
+	$(VENV)/bin/pip install -q 'black>=23,<24' pyflakes
 	touch $@
 
 # HG_TESTS_DIR: the release's own tests, which some unit tests run too
@@ -107,10 +116,13 @@ test-t-c:
 test-t-pure:
 	$(RUN_T) --pure $(TESTFLAGS)
 
+# the style checks once, then each release's tests
 test-matrix:
-	@status=0; for v in $(MATRIX); do \
+	@status=0; \
+	$(MAKE) --no-print-directory check || status=1; \
+	for v in $(MATRIX); do \
 	    echo "=== Mercurial $$v"; \
-	    $(MAKE) --no-print-directory test HG_VERSION=$$v || status=1; \
+	    $(MAKE) --no-print-directory test-release HG_VERSION=$$v || status=1; \
 	done; exit $$status
 
 # Mercurial's own tests (tests/hg-suite.txt), plainly and with revlogperf:

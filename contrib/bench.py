@@ -52,7 +52,7 @@ def child(repo_path, with_extension):
         extensions.loadall(ui)
     repo = compat.repository(ui, repo_path.encode())
     rl = repo.unfiltered().changelog
-    seed = dict(tasks.seed_tasks(rl))
+    seed = dict(tasks.benchmark_tasks(rl))
     out = {
         'open': timing.best_of(seed[b'open'], 50, 3),
         'index': timing.best_of(seed[b'index'], 5, 3),

@@ -24,18 +24,9 @@ from mercurial import extensions, ui as uimod, util
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, '..'))
 from hgext3rd.revlogperf import compat  # noqa: E402
+from hgext3rd.revlogperf.perf import commands  # noqa: E402
 
 EXTENSION = os.path.join(HERE, '..', 'hgext3rd', 'revlogperf')
-
-
-def open_revlog(repo, what):
-    if what == '-c':
-        rl = repo.changelog
-    elif what == '-m':
-        rl = repo.manifestlog.getstorage(b'')
-    else:
-        rl = repo.file(what.encode())
-    return getattr(rl, '_revlog', rl)
 
 
 def load_repo(path):
@@ -93,7 +84,13 @@ def main(argv=None):
     args.what = args.what or '-c'
 
     repo = load_repo(args.repo)
-    rl = open_revlog(repo, args.what)
+    opts = {
+        b'changelog': args.what == '-c',
+        b'manifest': args.what == '-m',
+        b'dir': b'',
+    }
+    name = None if args.what in ('-c', '-m') else args.what.encode()
+    rl = commands.named_revlog(repo, b'bench_decompress', name, opts)
     owner = compat.chunk_owner(rl)
     chunks = [compat.raw_chunk(owner, r) for r in range(len(rl))]
     headers = collections.Counter(c[0:1] for c in chunks)

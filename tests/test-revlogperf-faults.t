@@ -216,6 +216,24 @@ runs within 100 descriptors, as it does without revlogperf
 Within one process, with the cycle collector off: every filelog read and
 kept, then dropped
 
-  $ "$PYTHON" "$TESTDIR/testlib/holdfds.py" many --config revlogperf.mmap-data-budget=10
+  $ hg -R many debugholdfds --config extensions.holdfds="$TESTDIR/testlib/holdfds.py" --config revlogperf.mmap-data-budget=10
   150 filelogs read and kept: 10 data maps, descriptors within the budget
   dropped: 0 data maps, descriptors as before
+
+Long-lived processes: a command server running 500 commands and hgweb
+serving 500 pages, over those 150 mapped filelogs changed twice, stay within
+the budget plus what core holds
+
+  $ "$PYTHON" - << EOF
+  > for i in range(150):
+  >     open('many/f%03d' % i, 'ab').write(b'more\n')
+  > EOF
+  $ hg -R many commit -qm more
+  $ cat >> $HGRCPATH << EOF
+  > [revlogperf]
+  > mmap-data-budget = 10
+  > EOF
+  $ "$PYTHON" "$TESTDIR/testlib/longlived.py" cmdserver many 500 10
+  cmdserver, 500 requests: peak descriptors within the budget plus core's
+  $ "$PYTHON" "$TESTDIR/testlib/longlived.py" hgweb many 500 10
+  hgweb, 500 requests: peak descriptors within the budget plus core's

@@ -41,7 +41,8 @@ class compactlrucachedict(util.lrucachedict):
         # the ring is a reference cycle, which lives on until the cycle
         # collector runs: let go of the chunks now (those read from a
         # mapped data file hold the map, and the map a file descriptor)
-        self.clear()
+        if self._cache:
+            self.clear()
 
 
 def install(owner):
@@ -50,6 +51,6 @@ def install(owner):
     In place, as extensions give a repository their class: whatever core
     configured stays.
     """
-    cache = compat.chunk_cache(owner)
+    cache = getattr(owner, compat.CHUNK_CACHE, None)
     if cache is not None:
         cache.__class__ = compactlrucachedict

@@ -10,15 +10,15 @@ import os
 from mercurial import (
     localrepo,
     policy,
-    pycompat,
     revlog,
     util,
 )
 
-try:  # hg <= 7.1: hg.repository (deprecated in 7.2)
-    from mercurial.repo.factory import repository
-except ImportError:
-    from mercurial.hg import repository  # noqa: F401
+try:
+    from mercurial.repo import factory as _factory
+except ImportError:  # hg <= 7.1: hg.repository (deprecated in 7.2)
+    from mercurial import hg as _factory
+repository = _factory.repository
 
 try:  # hg <= 7.1: store options are resolved in localrepo
     from mercurial.repo import vfs_options as _vfs_options
@@ -40,15 +40,23 @@ else:  # hg <= 6.5
     DECOMPRESSION_OWNER = revlog.revlog
 
 
+# The revlog method that makes the DECOMPRESSION_OWNER, with a short
+# positional signature (wrapping the owner's __init__ would repack its dozen
+# keyword arguments at every revlog opened)
+if hasattr(revlog.revlog, '_load_inner'):
+    OWNER_MADE_IN = '_load_inner'
+else:  # hg <= 6.5: the revlog itself, set up in _loadindex
+    OWNER_MADE_IN = '_loadindex'
+
+
 def chunk_owner(rl):
     """the DECOMPRESSION_OWNER of a revlog object"""
-    return getattr(rl, '_inner', rl)  # hg <= 6.5: the revlog itself
+    return getattr(rl, INNER, rl) if INNER else rl
 
 
 def chunk_cache(owner):
     """the revlog's cache of decompressed chunks, or None"""
-    # hg <= 6.5 has none (and 6.6+ none with usage.resources.memory=low)
-    return getattr(owner, '_uncompressed_chunk_cache', None)
+    return getattr(owner, CHUNK_CACHE, None)
 
 
 def zstd_policy_set_by_user():
@@ -62,11 +70,16 @@ def zstd_policy_set_by_user():
     return bool(os.environ.get('HGZSTDPOLICY'))
 
 
-def is_inline(owner):
-    """whether a revlog keeps its data in its index file"""
-    if hasattr(owner, 'inline'):
-        return owner.inline
-    return owner._inline  # hg <= 6.5
+# the attributes of a DECOMPRESSION_OWNER, for the code that runs at every
+# revlog opened (a getattr with a constant name costs no Python call)
+if DECOMPRESSION_OWNER is not revlog.revlog:
+    INNER = '_inner'
+    INLINE = 'inline'
+else:  # hg <= 6.5: the revlog is its own chunk reader
+    INNER = None
+    INLINE = '_inline'
+# hg <= 6.5 has none (and 6.6+ none with usage.resources.memory=low)
+CHUNK_CACHE = '_uncompressed_chunk_cache'
 
 
 def uses_rust(rl):
@@ -91,56 +104,11 @@ def raw_chunk(owner, rev):
     return bytes(owner._getsegmentforrevs(rev, rev)[1])  # hg <= 6.5
 
 
-def _linux_fstype(path):
-    """the file system type of ``path`` from /proc/self/mountinfo, or None
-
-    Used where Mercurial's C osutil cannot tell (pure builds).
-    """
-    try:
-        with open('/proc/self/mountinfo', 'rb') as fp:
-            lines = fp.read().splitlines()
-    except OSError:
-        return None
-    path = os.path.realpath(path)
-    best, fstype = b'', None
-    for line in lines:
-        fields = line.split(b' ')
-        try:
-            mountpoint = fields[4].replace(b'\\040', b' ')
-            fs = fields[fields.index(b'-') + 1]
-        except (IndexError, ValueError):
-            continue
-        inside = path == mountpoint or path.startswith(
-            mountpoint.rstrip(b'/') + b'/'
-        )
-        if inside and len(mountpoint) >= len(best):
-            best, fstype = mountpoint, fs
-    return fstype
-
-
-def fstype(path):
-    """the file system type of a directory, or None when it can't be told"""
-    try:
-        found = util.getfstype(path)
-    except OSError:
-        return None
-    if found is None and pycompat.sysplatform.startswith(b'linux'):
-        # pure builds lack osutil.getfstype; the mount table says the same
-        found = _linux_fstype(path)
-    return found
-
-
 def core_knows_config(section, name):
     """True when this release registers ``section.name`` itself"""
     from mercurial import configitems
 
     return name in configitems.coreitems.get(section, {})
-
-
-def chunk_reader(rl):
-    """(chunk, chunks, reading) of a revlog: one chunk, many, open files"""
-    owner = chunk_owner(rl)
-    return owner._chunk, owner._chunks, rl.reading
 
 
 # hg <= 6.8 never pre-populates a map (and has no ``pre_populate``)
@@ -168,7 +136,7 @@ _REVLOG_TAKES_WRITABLE = (
 )
 
 
-def open_revlog(opener, target, radix, mmaplargeindex):
+def readonly_revlog(opener, target, radix, mmaplargeindex):
     """a new, read-only revlog object"""
     kwargs = {}
     if _REVLOG_TAKES_WRITABLE:
@@ -180,13 +148,6 @@ def open_revlog(opener, target, radix, mmaplargeindex):
         mmaplargeindex=mmaplargeindex,
         **kwargs,
     )
-
-
-def revlog_files(rl):
-    """(index file, data file or None when inline) of a revlog object"""
-    data = chunk_file(chunk_owner(rl))
-    index = rl._indexfile
-    return index, (None if data == index else data)
 
 
 def filelog_paths(repo):

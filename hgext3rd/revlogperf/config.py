@@ -12,7 +12,9 @@ from mercurial import (
     error,
     exthelper,
     pycompat,
+    util,
 )
+from mercurial.revlogutils.constants import KIND_FILELOG
 
 from . import compat
 
@@ -76,6 +78,11 @@ OPTIONS_KEY = b'revlogperf'
 
 _OFF = {b'off', b'no', b'false', b'never', b'none'}
 
+# why a file is not mapped (Settings.why_not_map)
+NOT_MAPPED_OFF = b'off'
+NOT_MAPPED_SMALL = b'small'
+NOT_MAPPED_UNSAFE = b'unsafe'
+
 
 class Settings:
     """one repository's revlogperf settings, read once when it is opened"""
@@ -90,15 +97,85 @@ class Settings:
         self.fast_decompress = ui.configbool(b'revlogperf', b'fast-decompress')
         self._mmap_safe = {}
 
+    def threshold(self, kind, data=False):
+        """the size from which a revlog's index (or data file) is mapped,
+        or None when it never is"""
+        if data:
+            return self.data_threshold
+        if kind == KIND_FILELOG and not self.mmap_filelogs:
+            return None
+        return self.index_threshold
+
+    def why_not_map(self, kind, size, opener, filename, data=False):
+        """None if the file should be mapped, else why not: NOT_MAPPED_OFF,
+        NOT_MAPPED_SMALL or NOT_MAPPED_UNSAFE
+
+        The one decision for index maps, data maps and the storage report,
+        on every revlog opened: ``filename`` is joined to ``opener`` only
+        for a file large enough.
+        """
+        if data:
+            threshold = self.data_threshold
+        elif kind == KIND_FILELOG and not self.mmap_filelogs:
+            return NOT_MAPPED_OFF
+        else:
+            threshold = self.index_threshold
+        if threshold is None:
+            return NOT_MAPPED_OFF
+        if size < threshold:
+            return NOT_MAPPED_SMALL
+        if not self.mmap_safe(opener.join(filename)):
+            return NOT_MAPPED_UNSAFE
+        return None
+
     def mmap_safe(self, path):
         """may the file at ``path`` be mmapped? (never on NFS)"""
         directory = os.path.dirname(path)
         safe = self._mmap_safe.get(directory)
         if safe is None:
-            fstype = compat.fstype(directory)
+            fstype = _fstype(directory)
             safe = fstype is not None and not fstype.startswith(b'nfs')
             self._mmap_safe[directory] = safe
         return safe
+
+
+def _linux_fstype(path):
+    """the file system type of ``path`` from /proc/self/mountinfo, or None
+
+    Used where Mercurial's C osutil cannot tell (pure builds).
+    """
+    try:
+        with open('/proc/self/mountinfo', 'rb') as fp:
+            lines = fp.read().splitlines()
+    except OSError:
+        return None
+    path = os.path.realpath(path)
+    best, fstype = b'', None
+    for line in lines:
+        fields = line.split(b' ')
+        try:
+            mountpoint = fields[4].replace(b'\\040', b' ')
+            fs = fields[fields.index(b'-') + 1]
+        except (IndexError, ValueError):
+            continue
+        inside = path == mountpoint or path.startswith(
+            mountpoint.rstrip(b'/') + b'/'
+        )
+        if inside and len(mountpoint) >= len(best):
+            best, fstype = mountpoint, fs
+    return fstype
+
+
+def _fstype(path):
+    """the file system type of a directory, or None when it can't be told"""
+    try:
+        found = util.getfstype(path)
+    except OSError:
+        return None
+    if found is None and pycompat.sysplatform.startswith(b'linux'):
+        # pure builds lack osutil.getfstype; the mount table says the same
+        found = _linux_fstype(path)
+    return found
 
 
 def _mmap_index_threshold(ui):

@@ -15,6 +15,7 @@ from mercurial import (
     extensions,
     exthelper,
     mdiff,
+    policy,
     revlog,
 )
 from mercurial.node import short
@@ -35,16 +36,41 @@ _DAMAGE = (
     mdiff.mpatch.mpatchError,
 )
 
+parsers = policy.importmod('parsers')
 
-@eh.wrapfunction(revlog.revlog, '_loadindex')
+
+@eh.extsetup
+def _pure_index_damage(ui):
+    # every release: the pure parser asserts that a separate index is whole
+    # entries, and fails to unpack a short inline entry, where the C parser
+    # raises ValueError, reported as corruption; only pure builds pay for
+    # this wrapper when a revlog opens
+    if parsers.__name__.startswith('mercurial.pure'):
+        extensions.wrapfunction(revlog.revlog, '_loadindex', _loadindex)
+        extensions.wrapfunction(revlog.revlog, '_revisiondata', _entry_first)
+
+
 def _loadindex(orig, rl, *args, **kwargs):
     try:
         return orig(rl, *args, **kwargs)
     except (AssertionError, struct.error):
-        # every release: the pure parser asserts that a separate index is
-        # whole entries, and an index shorter than its 4-byte header fails
-        # to unpack, where the C parser raises ValueError, reported so
-        raise error.RevlogError(_(b"index %s is corrupted") % rl.display_id)
+        raise index_corrupted(rl)
+
+
+def _entry_first(orig, rl, nodeorrev, *args, **kwargs):
+    # the pure index parses an entry when it is read, and refuses unknown
+    # flags with a ValueError: read it first, and say which index it is
+    if isinstance(nodeorrev, int):
+        try:
+            rl.index[nodeorrev]
+        except ValueError as exc:
+            raise index_damage(rl, exc)
+    return orig(rl, nodeorrev, *args, **kwargs)
+
+
+def index_corrupted(rl):
+    """core's own error for an index it cannot parse"""
+    return error.RevlogError(_(b"index %s is corrupted") % rl.display_id)
 
 
 @eh.wrapfunction(revlog.revlog, '_rawtext')

@@ -93,22 +93,34 @@ def zstd_for_reading():
 
 @eh.wrapfunction(compat.DECOMPRESSION_OWNER, 'decompress')
 def _first_decompress(orig, owner, data):
-    """the first chunk a revlog decompresses: give it its dispatcher
+    """the first chunks a revlog decompresses: give it its dispatcher
 
-    Made at the first chunk, not when the revlog opens: most revlogs a
-    command opens (``diff``, ``log -p``) are read once or not at all. The
-    dispatcher is an instance attribute, and takes every later chunk without
-    coming here; core's own method stays untouched. Core binds
-    ``decompress`` once per batch: the rest of the first batch comes here,
-    and goes on to the dispatcher.
+    Most revlogs a command opens (``diff``, ``log -p``) are read once, a
+    chunk or two, or not at all: their first chunk goes through core's own
+    code, and only a revlog that reads a second one gets a dispatcher, an
+    instance attribute that takes every later chunk without coming here
+    (core's own method stays untouched). Core binds ``decompress`` once per
+    batch: the rest of a first batch comes here, and goes on to the
+    dispatcher.
     """
-    dispatcher = owner.__dict__.get('decompress')
+    state = owner.__dict__
+    dispatcher = state.get('decompress')
     if dispatcher is None:
+        if _FIRST_CHUNK_READ not in state:
+            state[_FIRST_CHUNK_READ] = True
+            try:
+                return orig(owner, data)
+            except error.StorageError:
+                # the dispatcher says which file, revision and header
+                return make_dispatcher(owner)(data)
         settings = config.settings(owner.opener)
         if settings is None or not settings.fast_decompress:
             return orig(owner, data)
         dispatcher = owner.decompress = make_dispatcher(owner)
     return dispatcher(data)
+
+
+_FIRST_CHUNK_READ = '_revlogperf_first_chunk_read'
 
 
 def make_dispatcher(owner):

@@ -21,15 +21,14 @@ from . import compat, mmapindex
 _OFFSET, _LENGTH = 0, 1
 
 
-def install(owner, settings):
+def install(owner, settings, kind):
     """map ``owner``'s data file at its first read, if it is large enough
 
     Decided from the index, which says how long the data file is: no stat
     or open of a file that the first read opens anyway. Inline revlogs keep
     their data in the index, and stay small: they are read as core reads.
     """
-    threshold = settings.data_threshold
-    if threshold is None or compat.is_inline(owner):
+    if settings.data_threshold is None or getattr(owner, compat.INLINE):
         return False
     segment = owner._segmentfile
     # another extension's subclass is left alone
@@ -40,14 +39,14 @@ def install(owner, settings):
     if not count:
         return False
     last = index[count - 1]
-    if (last[_OFFSET] >> 16) + last[_LENGTH] < threshold:
-        return False
-    if not settings.mmap_safe(owner.opener.join(segment.filename)):
+    size = (last[_OFFSET] >> 16) + last[_LENGTH]
+    opener, filename = owner.opener, segment.filename
+    if settings.why_not_map(kind, size, opener, filename, data=True):
         return False
     # the object core made, as configured, with the map added
     segment.__class__ = MappedSegmentFile
     segment._settings = settings
-    cache = compat.chunk_cache(owner)
+    cache = getattr(owner, compat.CHUNK_CACHE, None)
     if cache is not None:
         segment._chunk_cache = weakref.ref(cache)
     return True

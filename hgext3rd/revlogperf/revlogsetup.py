@@ -1,13 +1,15 @@
 # revlogsetup.py - what each revlog gets when it is opened, in one place
 #
-# One wrapper of the object that reads a revlog's chunks (``_InnerRevlog``,
-# or the revlog itself on hg <= 6.5) hands it to each module in turn, once,
-# and only where the repository's settings ask for it: a revlog opened with
-# every feature off costs one dictionary look-up more than in core. Revlogs
-# that Rust reads (hg >= 7.0 with the Rust extensions) never come here: their
-# reading is Rust's own.
+# Once the object that reads a revlog's chunks is made (``_InnerRevlog``, or
+# the revlog itself on hg <= 6.5), one wrapper hands it to each module in
+# turn, where the repository's settings ask for it. Revlogs that Rust reads
+# (hg >= 7.0 with the Rust extensions) are left alone: their reading is
+# Rust's own.
 
-from mercurial import exthelper
+from mercurial import (
+    exthelper,
+    revlog,
+)
 
 from . import (
     chunkcache,
@@ -20,16 +22,18 @@ from . import (
 eh = exthelper.exthelper()
 
 
-@eh.wrapfunction(compat.DECOMPRESSION_OWNER, '__init__')
-def _set_up(orig, owner, *args, **kwargs):
-    orig(owner, *args, **kwargs)
-    settings = config.settings(owner.opener)
-    if settings is None:
-        return
+@eh.wrapfunction(revlog.revlog, compat.OWNER_MADE_IN)
+def _set_up(orig, rl, *args):
+    result = orig(rl, *args)
+    owner = getattr(rl, compat.INNER) if compat.INNER else rl
+    settings = owner.opener.options.get(config.OPTIONS_KEY)
+    if settings is None or not isinstance(owner, compat.DECOMPRESSION_OWNER):
+        return result  # not revlogperf's repository, or Rust's reading
     # The chunk cache first: the data map lets go of it with the map (its
     # chunks can be slices of the map). Then the data map, and the
     # single-chunk path, which is for mapped files only. The dispatcher
     # (decompress.py) comes at the first chunk, not here.
     chunkcache.install(owner)
-    if mmapdata.install(owner, settings):
+    if mmapdata.install(owner, settings, rl.target[0]):
         readpath.install_single_chunk_path(owner)
+    return result

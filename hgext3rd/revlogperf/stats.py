@@ -19,7 +19,6 @@ from . import (
     changelog,
     compat,
     config,
-    mmapindex,
     truncation,
 )
 
@@ -48,6 +47,7 @@ class RevlogStats:
         self.data_size = 0
         self.headers = collections.Counter()
         self.mmapped = 0
+        self.not_mapped = collections.Counter()  # why -> index files
 
     @property
     def delta(self):
@@ -78,18 +78,24 @@ class RevlogStats:
             self.chain_total += sum(chains)
             self.chain_max = max(self.chain_max, max(chains))
         self.headers.update(chunk_headers(rl))
-        index, data = compat.revlog_files(rl)
+        index, data = revlog_files(rl)
         index_size = _size(rl.opener, index)
         self.index_size += index_size
         if data is not None:
             self.data_size += _size(rl.opener, data)
-        threshold = mmapindex.index_threshold(settings, rl.target[0])
-        if (
-            threshold is not None
-            and index_size >= threshold
-            and settings.mmap_safe(rl.opener.join(index))
-        ):
+        kind = rl.target[0]
+        why_not = settings.why_not_map(kind, index_size, rl.opener, index)
+        if why_not is None:
             self.mmapped += 1
+        else:
+            self.not_mapped[why_not] += 1
+
+
+def revlog_files(rl):
+    """(index file, data file or None when inline) of a revlog object"""
+    data = compat.chunk_file(compat.chunk_owner(rl))
+    index = rl._indexfile
+    return index, (None if data == index else data)
 
 
 def chunk_headers(rl):
@@ -116,21 +122,21 @@ def repository_stats(repo, progress=None):
     """[RevlogStats] of the changelog, the manifest and all filelogs"""
     settings = config.settings(repo.svfs)
     unfiltered = repo.unfiltered()
-    changelog = RevlogStats(b'changelog')
-    changelog.add_revlog(unfiltered.changelog, settings)
+    changelog_stats = RevlogStats(b'changelog')
+    changelog_stats.add_revlog(unfiltered.changelog, settings)
     manifest = RevlogStats(b'manifest')
     manifest_rl = unfiltered.manifestlog.getstorage(b'')
-    manifest.add_revlog(getattr(manifest_rl, '_revlog', manifest_rl), settings)
+    manifest.add_revlog(manifest_rl._revlog, settings)
     filelogs = RevlogStats(b'filelogs')
     paths = sorted(compat.filelog_paths(unfiltered))
     if progress is not None:
         progress.total = len(paths)
     for path in paths:
         fl = unfiltered.file(path)
-        filelogs.add_revlog(getattr(fl, '_revlog', fl), settings)
+        filelogs.add_revlog(fl._revlog, settings)
         if progress is not None:
             progress.increment()
-    return [changelog, manifest, filelogs]
+    return [changelog_stats, manifest, filelogs]
 
 
 @eh.command(

@@ -51,16 +51,31 @@ COPIES_RECORD = b'revlogperf-copies'
 _COPY_BLOCK = 1 << 20
 
 
-@eh.wrapfunction(vfsmod.vfs, '__call__')
-def _open(orig, vfs, path, mode=b'rb', *args, **kwargs):
-    fp = orig(vfs, path, mode, *args, **kwargs)
-    # only the store's files are mapped; Windows can neither rename over an
-    # open file nor truncate a mapped one
-    if mode[:1] == b'a' and not kwargs.get('atomictemp'):
-        settings = config.settings(vfs)
-        if settings is not None and not pycompat.iswindows:
-            return ReplacingTruncate(fp, mode, vfs, settings.ui)
-    return fp
+@eh.reposetup
+def _replacing_store(ui, repo):
+    """make the repository's store vfs replace the files it shortens
+
+    The raw store vfs is given a subclass in place, as extensions give a
+    repository theirs: the working copy, ``.hg`` and every other vfs open
+    files as core does, at no cost. Windows can neither rename over an open
+    file nor truncate a mapped one.
+    """
+    vfs = getattr(getattr(repo, 'store', None), 'rawvfs', None)
+    if type(vfs) is vfsmod.vfs and not pycompat.iswindows:
+        vfs.__class__ = replacingvfs
+
+
+class replacingvfs(vfsmod.vfs):
+    """a store vfs whose files opened for appending replace themselves
+    when they are shortened"""
+
+    def __call__(self, path, mode=b'rb', *args, **kwargs):
+        fp = vfsmod.vfs.__call__(self, path, mode, *args, **kwargs)
+        if mode[:1] == b'a' and not kwargs.get('atomictemp'):
+            settings = config.settings(self)
+            if settings is not None:
+                return ReplacingTruncate(fp, mode, self, settings.ui)
+        return fp
 
 
 class ReplacingTruncate:

@@ -1,6 +1,9 @@
 """print the compression headers of a revlog's stored chunks
 
 usage (in a repository): chunkheaders.py FILE   (a tracked file, or -c, -m)
+
+It reads the stored chunks with Mercurial's code only, on purpose: the
+tests check revlogperf's storage with code that is not revlogperf's.
 """
 
 import collections

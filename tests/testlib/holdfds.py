@@ -1,32 +1,27 @@
-"""holdfds.py REPO [--config section.name=value]...: read every filelog of
-REPO with revlogperf loaded and the cycle collector off, keep them all,
-then drop them; say how many data files stay mapped and whether the open
-file descriptors stay within the budget"""
+# holdfds.py - hg debugholdfds: read every filelog of the repository and
+# keep them all, with the cycle collector off, then drop them; say how many
+# data files stay mapped and whether the open file descriptors stay within
+# revlogperf.mmap-data-budget
 
 import gc
 import os
 import sys
 
-from mercurial import extensions, hg, ui as uimod
+from mercurial import extensions, registrar
+
+cmdtable = {}
+command = registrar.command(cmdtable)
 
 
 def open_fds():
     return len(os.listdir('/proc/self/fd'))
 
 
-def main(path, overrides):
+@command(b'debugholdfds', [], norepo=False)
+def holdfds(ui, repo):
     gc.disable()
-    ui = uimod.ui.load()
-    ui.setconfig(b'devel', b'all-warnings', b'no')
-    for item in overrides:
-        name, value = item.split('=', 1)
-        section, key = name.split('.', 1)
-        ui.setconfig(section.encode(), key.encode(), value.encode())
-    extensions.loadall(ui)
-    mmapdata = sys.modules[
-        extensions.find(b'revlogperf').__name__ + '.mmapdata'
-    ]
-    repo = hg.repository(ui, path.encode())
+    revlogperf = extensions.find(b'revlogperf')
+    mmapdata = sys.modules[revlogperf.__name__ + '.mmapdata']
     budget = ui.configint(b'revlogperf', b'mmap-data-budget')
     files = sorted(repo[b'tip'].manifest())
     # the changelog's and the manifest's maps are there from here on
@@ -37,21 +32,16 @@ def main(path, overrides):
         fl.revision(0)
         kept.append(fl)
     within = open_fds() <= before + budget
-    print(
-        '%d filelogs read and kept: %d data maps, descriptors %s the budget'
-        % (len(kept), mmapdata.live_maps(), 'within' if within else 'over')
+    ui.writenoi18n(
+        b'%d filelogs read and kept: %d data maps, descriptors %s the budget\n'
+        % (len(kept), mmapdata.live_maps(), b'within' if within else b'over')
     )
     del kept, fl
     after = open_fds()
-    print(
-        'dropped: %d data maps, descriptors %s'
+    ui.writenoi18n(
+        b'dropped: %d data maps, descriptors %s\n'
         % (
             mmapdata.live_maps(),
-            'as before' if after <= before else '%d more' % (after - before),
+            b'as before' if after <= before else b'%d more' % (after - before),
         )
     )
-
-
-if __name__ == '__main__':
-    args = sys.argv[1:]
-    main(args[0], [a for a in args[1:] if a != '--config'])

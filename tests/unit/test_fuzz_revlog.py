@@ -70,6 +70,20 @@ MUTATIONS = st.one_of(
 )
 
 
+def changelog_of(store, options, files, threshold):
+    """the changelog of a store holding ``files`` (name -> bytes), read
+    with revlogperf's settings and both map thresholds at ``threshold``"""
+    for fname, data in files.items():
+        (store / fname).write_bytes(data)
+    opener = vfsmod.vfs(str(store).encode())
+    opener.options = dict(options)
+    settings_ = opener.options[config.OPTIONS_KEY]
+    settings_.index_threshold = settings_.data_threshold = threshold
+    return compat.readonly_revlog(
+        opener, (constants.KIND_CHANGELOG, None), b'00changelog', True
+    )
+
+
 def mutate(data, mutation):
     kind, arg = mutation
     if kind == 'truncate':
@@ -102,18 +116,9 @@ def test_mutated_changelog(tmp_path, name, mutation, threshold):
     store.mkdir()
     if name not in files:
         name = '00changelog.i'  # an inline changelog (hg <= 6.6)
-    for fname, data in files.items():
-        (store / fname).write_bytes(
-            mutate(data, mutation) if fname == name else data
-        )
-    opener = vfsmod.vfs(str(store).encode())
-    opener.options = dict(options)
-    settings_ = opener.options[config.OPTIONS_KEY]
-    settings_.index_threshold = settings_.data_threshold = threshold
+    files = dict(files, **{name: mutate(files[name], mutation)})
     try:
-        rl = compat.open_revlog(
-            opener, (constants.KIND_CHANGELOG, None), b'00changelog', True
-        )
+        rl = changelog_of(store, options, files, threshold)
         for rev in range(len(rl)):
             text = bytes(rl.revision(rev))
             if rev < len(texts):
@@ -170,18 +175,9 @@ def test_damaged_index_field(tmp_path, rev, field, value, threshold):
             return
         value = (value % (1 << 48)) << 16
     struct.pack_into(fmt, index, rev * ENTRY_SIZE + offset, value)
-    for fname, data in files.items():
-        (store / fname).write_bytes(
-            bytes(index) if fname == '00changelog.i' else data
-        )
-    opener = vfsmod.vfs(str(store).encode())
-    opener.options = dict(options)
-    settings_ = opener.options[config.OPTIONS_KEY]
-    settings_.index_threshold = settings_.data_threshold = threshold
+    files = dict(files, **{'00changelog.i': bytes(index)})
     try:
-        rl = compat.open_revlog(
-            opener, (constants.KIND_CHANGELOG, None), b'00changelog', True
-        )
+        rl = changelog_of(store, options, files, threshold)
         rl.headrevs()
         rl.reachableroots(0, [len(rl) - 1], [0])
         rl.ancestor(rl.node(len(rl) - 1), rl.node(0))

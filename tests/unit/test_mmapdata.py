@@ -3,34 +3,35 @@ file itself while the revlog is writing, and a bounded number of maps"""
 
 import gc
 import os
-import types
 
 import pytest
 
-from mercurial import error, ui as uimod, vfs as vfsmod
+from mercurial import configitems, error, ui as uimod, vfs as vfsmod
 from mercurial.revlogutils import randomaccessfile
 
-from hgext3rd.revlogperf import mmapdata
+from mercurial.revlogutils.constants import KIND_FILELOG
+
+from hgext3rd.revlogperf import config, mmapdata
 
 DATA = bytes(range(256)) * 64  # 16 KB
 
 
 def make_settings(**overrides):
-    values = dict(
-        data_threshold=4096,
-        data_budget=64,
-        trace_mmap=False,
-        ui=uimod.ui(),
-        mmap_safe=lambda path: True,
-    )
-    values.update(overrides)
-    return types.SimpleNamespace(**values)
+    ui = uimod.ui()
+    configitems.loadconfigtable(ui, b'revlogperf', config.eh.configtable)
+    settings = config.Settings(ui)
+    settings.data_threshold = 4096
+    settings.mmap_safe = lambda path: True
+    for name, value in overrides.items():
+        setattr(settings, name, value)
+    return settings
 
 
 class FakeOwner:
     """what install() reads of the object that reads a revlog's chunks"""
 
     inline = False
+    _inline = property(lambda self: self.inline)  # hg <= 6.5's name
 
     def __init__(self, opener, filename, size):
         self.opener = opener
@@ -45,7 +46,7 @@ def segment_for(tmp_path, content, name='x.d', **overrides):
     (tmp_path / name).write_bytes(content)
     opener = vfsmod.vfs(str(tmp_path).encode())
     owner = FakeOwner(opener, name.encode(), len(content))
-    mmapdata.install(owner, make_settings(**overrides))
+    mmapdata.install(owner, make_settings(**overrides), KIND_FILELOG)
     return owner._segmentfile, tmp_path / name
 
 
@@ -69,14 +70,14 @@ def test_small_file_is_read_as_core_reads_it(tmp_path):
 def test_decided_from_the_index_without_touching_the_file(tmp_path):
     opener = vfsmod.vfs(str(tmp_path).encode())
     owner = FakeOwner(opener, b'missing.d', len(DATA))
-    assert mmapdata.install(owner, make_settings())  # no stat: no error
+    assert mmapdata.install(owner, make_settings(), KIND_FILELOG)  # no stat
 
 
 def test_inline_revlog_is_not_mapped(tmp_path):
     opener = vfsmod.vfs(str(tmp_path).encode())
     owner = FakeOwner(opener, b'x.i', len(DATA))
     owner.inline = True
-    assert not mmapdata.install(owner, make_settings())
+    assert not mmapdata.install(owner, make_settings(), KIND_FILELOG)
 
 
 def test_chunks_are_slices_of_the_map(mapped):

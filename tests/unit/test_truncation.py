@@ -8,7 +8,7 @@ import types
 
 import pytest
 
-from mercurial import extensions, ui as uimod, util, vfs as vfsmod
+from mercurial import extensions, hg, ui as uimod, util
 
 from hgext3rd.revlogperf import config, truncation
 
@@ -25,7 +25,7 @@ class RecordingUI(uimod.ui):
 def store(tmp_path, content=b'0123456789' * 1000):
     """a store vfs (revlogperf's settings in its options) and a file in it"""
     (tmp_path / 'x.i').write_bytes(content)
-    opener = vfsmod.vfs(str(tmp_path).encode())
+    opener = truncation.replacingvfs(str(tmp_path).encode())
     opener.options = {
         config.OPTIONS_KEY: types.SimpleNamespace(ui=RecordingUI())
     }
@@ -64,15 +64,7 @@ def test_writes_after_truncate_go_to_the_new_file(tmp_path):
     assert path.read_bytes() == b'012abc'
 
 
-@pytest.fixture
-def wrapped_vfs():
-    """the vfs as revlogperf's extsetup leaves it"""
-    extensions.wrapfunction(vfsmod.vfs, '__call__', truncation._open)
-    yield
-    extensions.unwrapfunction(vfsmod.vfs, '__call__', truncation._open)
-
-
-def test_hardlinked_copy_is_never_written_through(tmp_path, wrapped_vfs):
+def test_hardlinked_copy_is_never_written_through(tmp_path):
     opener, path = store(tmp_path)
     os.link(path, tmp_path / 'clone.i')
     with opener(b'x.i', b'ab') as fp:  # the vfs, as strip opens it
@@ -82,7 +74,7 @@ def test_hardlinked_copy_is_never_written_through(tmp_path, wrapped_vfs):
     assert len((tmp_path / 'clone.i').read_bytes()) == 10000
 
 
-def test_truncate_keeping_every_page_is_core_truncate(tmp_path, wrapped_vfs):
+def test_truncate_keeping_every_page_is_core_truncate(tmp_path):
     opener, path = store(tmp_path, b'abcdef')
     inode = path.stat().st_ino
     with opener(b'x.i', b'ab') as fp:
@@ -110,11 +102,21 @@ def test_unmaps_pages(old, new, unmaps, monkeypatch):
     assert truncation.unmaps_pages(old, new) is unmaps
 
 
-def test_only_the_store_vfs_replaces(tmp_path, wrapped_vfs):
-    plain = vfsmod.vfs(str(tmp_path).encode())
-    (tmp_path / 'bookmarks').write_bytes(b'x' * 10000)
-    with plain(b'bookmarks', b'ab') as fp:
-        assert not isinstance(fp, truncation.ReplacingTruncate)
+def test_only_the_store_vfs_replaces(tmp_path):
+    ui = uimod.ui.load()
+    ui.setconfig(
+        b'extensions', b'revlogperf', config.__file__.rsplit('/', 1)[0].encode()
+    )
+    extensions.loadall(ui)
+    repo = hg.repository(ui, str(tmp_path / 'repo').encode(), create=True)
+    # the class of the extension as loaded, not of this test's import
+    loaded = extensions.find(b'revlogperf').truncation
+    assert isinstance(repo.store.rawvfs, loaded.replacingvfs)
+    for vfs in (repo.vfs, repo.wvfs, repo.cachevfs):
+        assert not isinstance(vfs, loaded.replacingvfs)
+    (tmp_path / 'repo' / '.hg' / 'bookmarks').write_bytes(b'x' * 10000)
+    with repo.vfs(b'bookmarks', b'ab') as fp:
+        assert not isinstance(fp, loaded.ReplacingTruncate)
 
 
 def test_full_disk_truncates_in_place_and_says_so(tmp_path, monkeypatch):

@@ -24,7 +24,7 @@ REVLOG_OPTS = cmdutil.debugrevlogopts + cmdutil.formatteropts
 SYNOPSIS = b'[-c|-m|FILE]'
 
 
-def open_revlog(repo, cmd, file_, opts):
+def named_revlog(repo, cmd, file_, opts):
     """the revlog the user named, as perf.py's commands find it"""
     empty = _(b'%s: the %s is empty, there is nothing to measure')
     if not len(repo.unfiltered()):
@@ -34,13 +34,13 @@ def open_revlog(repo, cmd, file_, opts):
     return cmdutil.openrevlog(repo, cmd, file_, opts)
 
 
-def _run_task(ui, repo, file_, opts, cmd, name):
-    opts = pycompat.byteskwargs(opts)
-    rl = open_revlog(repo, cmd, file_, opts)
+def _timed_task(ui, repo, file_, opts, cmd, name, **task_args):
+    """time one benchmark task on the revlog named: (revlog, timer), the
+    timer not ended yet"""
+    rl = named_revlog(repo, cmd, file_, opts)
     timer = timing.Timer(ui, opts)
-    task = dict(tasks.seed_tasks(rl))[name]
-    timer.run(task)
-    timer.end()
+    timer.run(dict(tasks.benchmark_tasks(rl, **task_args))[name])
+    return rl, timer
 
 
 @eh.command(b'perf::revlog-open', REVLOG_OPTS, SYNOPSIS, helpcategory=CATEGORY)
@@ -51,7 +51,11 @@ def revlog_open(ui, repo, file_=None, **opts):
     index is read, or mmapped where it is large enough (see
     ``revlogperf.mmap-index-threshold``).
     """
-    _run_task(ui, repo, file_, opts, b'perf::revlog-open', b'open')
+    opts = pycompat.byteskwargs(opts)
+    _rl, timer = _timed_task(
+        ui, repo, file_, opts, b'perf::revlog-open', b'open'
+    )
+    timer.end()
 
 
 @eh.command(
@@ -68,9 +72,9 @@ def revlog_index(ui, repo, file_=None, **opts):
     entry is read, what stays allocated after, and the bytes per entry.
     """
     opts = pycompat.byteskwargs(opts)
-    rl = open_revlog(repo, b'perf::revlog-index', file_, opts)
-    timer = timing.Timer(ui, opts)
-    timer.run(dict(tasks.seed_tasks(rl))[b'index'])
+    rl, timer = _timed_task(
+        ui, repo, file_, opts, b'perf::revlog-index', b'index'
+    )
     if opts.get(b'memory'):
         peak, retained = tasks.index_memory(rl)
         fm = timer.fm
@@ -91,7 +95,9 @@ def revlog_index(ui, repo, file_=None, **opts):
 @eh.command(b'perf::revlog-tip', REVLOG_OPTS, SYNOPSIS, helpcategory=CATEGORY)
 def revlog_tip(ui, repo, file_=None, **opts):
     """time opening a revlog and reading its tip's text ("readtip")"""
-    _run_task(ui, repo, file_, opts, b'perf::revlog-tip', b'tip')
+    opts = pycompat.byteskwargs(opts)
+    _rl, timer = _timed_task(ui, repo, file_, opts, b'perf::revlog-tip', b'tip')
+    timer.end()
 
 
 @eh.command(
@@ -113,10 +119,16 @@ def revlog_sample(ui, repo, file_=None, **opts):
     opts = pycompat.byteskwargs(opts)
     if opts[b'count'] < 1:
         raise error.InputError(_(b'--count must be at least 1'))
-    rl = open_revlog(repo, b'perf::revlog-sample', file_, opts)
-    timer = timing.Timer(ui, opts)
-    task = dict(tasks.seed_tasks(rl, opts[b'count'], opts[b'seed']))
-    timer.run(task[b'sample'])
+    _rl, timer = _timed_task(
+        ui,
+        repo,
+        file_,
+        opts,
+        b'perf::revlog-sample',
+        b'sample',
+        count=opts[b'count'],
+        seed=opts[b'seed'],
+    )
     timer.end()
 
 
@@ -130,7 +142,7 @@ def revlog_decompress(ui, repo, file_=None, **opts):
     one call, as ``perfrevlogchunks`` does.
     """
     opts = pycompat.byteskwargs(opts)
-    rl = open_revlog(repo, b'perf::revlog-decompress', file_, opts)
+    rl = named_revlog(repo, b'perf::revlog-decompress', file_, opts)
     timer = timing.Timer(ui, opts)
     for title, task in tasks.chunk_tasks(rl):
         timer.run(task, title=title)
@@ -172,7 +184,7 @@ def revlog_suite(ui, repo, file_=None, **opts):
     if opts[b'rounds'] < 1:
         raise error.InputError(_(b'--rounds must be at least 1'))
     settings = [[]] + [parse_settings(s) for s in opts[b'compare']]
-    open_revlog(repo, cmd, file_, opts)  # the arguments' errors, first
+    named_revlog(repo, cmd, file_, opts)  # the arguments' errors, first
     perf = timing.PerfSettings(ui)
     number, repeat, rounds = 50, 3, opts[b'rounds']
     if perf.stub:
@@ -186,8 +198,8 @@ def revlog_suite(ui, repo, file_=None, **opts):
             order = reversed(order)  # alternate: noise hits each alike
         for col in order:
             other = reopen(repo, settings[col])
-            rl = open_revlog(other, cmd, file_, opts)
-            for name, task in tasks.seed_tasks(rl):
+            rl = named_revlog(other, cmd, file_, opts)
+            for name, task in tasks.benchmark_tasks(rl):
                 seconds = timing.best_of(task, number, repeat)
                 samples.setdefault((col, name), []).append(seconds)
             progress.increment()
@@ -202,7 +214,7 @@ def revlog_suite(ui, repo, file_=None, **opts):
     for column in columns:
         fm.plain(b'  %s' % column)
     fm.plain(b'\n')
-    for name, _task in tasks.seed_tasks(rl):
+    for name, _task in tasks.benchmark_tasks(rl):
         medians, ratios = zip(
             *timing.medians_and_ratios(
                 [samples[(col, name)] for col in range(len(columns))]

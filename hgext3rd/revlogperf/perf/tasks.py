@@ -22,12 +22,12 @@ def reopener(rl):
         constants.KIND_MANIFESTLOG,
     )
 
-    def open_revlog():
-        return compat.open_revlog(
+    def reopen():
+        return compat.readonly_revlog(
             rl.opener, rl.target, rl.radix, mmaplargeindex
         )
 
-    return open_revlog
+    return reopen
 
 
 def sample_revisions(length, count=SAMPLE_SIZE, seed=0):
@@ -36,26 +36,27 @@ def sample_revisions(length, count=SAMPLE_SIZE, seed=0):
     return sorted(random.Random(seed).sample(range(length), count))
 
 
-def seed_tasks(rl, count=SAMPLE_SIZE, seed=0):
-    """the seed's four tasks, as (name, function) pairs"""
-    open_revlog = reopener(rl)
+def benchmark_tasks(rl, count=SAMPLE_SIZE, seed=0):
+    """the four tasks of the historical revlog benchmark, as (name,
+    function) pairs"""
+    reopen = reopener(rl)
     tip = len(rl) - 1
     sample = sample_revisions(len(rl), count, seed)
 
     def open_():
-        open_revlog()
+        reopen()
 
     def index():
-        opened = open_revlog()
+        opened = reopen()
         entries = opened.index
         for rev in range(len(opened)):
             entries[rev]
 
     def tip_():
-        open_revlog().revision(tip)
+        reopen().revision(tip)
 
     def sample_():
-        opened = open_revlog()
+        opened = reopen()
         revision = opened.revision
         for rev in sample:
             revision(rev)
@@ -68,20 +69,26 @@ def seed_tasks(rl, count=SAMPLE_SIZE, seed=0):
     ]
 
 
+def _chunk_reader(rl):
+    """(chunk, chunks, reading) of a revlog: one chunk, many, open files"""
+    owner = compat.chunk_owner(rl)
+    return owner._chunk, owner._chunks, rl.reading
+
+
 def chunk_tasks(rl):
     """decompress every chunk one by one, and all of them in one batch"""
     revs = list(range(len(rl)))
 
     def one_by_one():
         rl.clearcaches()
-        chunk, _chunks, reading = compat.chunk_reader(rl)
+        chunk, _chunks, reading = _chunk_reader(rl)
         with reading():
             for rev in revs:
                 chunk(rev)
 
     def batch():
         rl.clearcaches()
-        _chunk, chunks, reading = compat.chunk_reader(rl)
+        _chunk, chunks, reading = _chunk_reader(rl)
         with reading():
             chunks(revs)
 

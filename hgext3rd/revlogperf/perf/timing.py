@@ -85,17 +85,12 @@ class Timer:
             # an idle period first, against power management, as perf.py
             time.sleep(self.settings.presleep)
 
-    def run(self, func, setup=None, title=None):
+    def run(self, func, title=None):
         """time ``func`` until the run limits are met, then report it"""
         if self.settings.stub:
-            # one run, no timing: for tests
-            if setup is not None:
-                setup()
-            func()
-            return None
-        timings = measure(func, setup, self.settings)
-        self.report(timings, title)
-        return timings
+            func()  # one run, no timing: for tests
+            return
+        self.report(measure(func, self.settings), title)
 
     def report(self, timings, title=None):
         fm = self.fm
@@ -126,18 +121,14 @@ class Timer:
         self.fm.end()
 
 
-def measure(func, setup, settings):
+def measure(func, settings):
     """[(wall, user, sys)] of each run of ``func`` within the limits"""
-    for _ in range(settings.prerun):
-        if setup is not None:
-            setup()
+    for _run in range(settings.prerun):
         func()
     gc.collect()
     timings = []
     begin = time.perf_counter()
     while True:
-        if setup is not None:
-            setup()
         gc.collect()
         before, start = os.times(), time.perf_counter()
         func()
@@ -153,9 +144,9 @@ def measure(func, setup, settings):
 def best_of(func, number, repeat):
     """min over ``repeat`` runs of the time of ``number`` calls, as timeit"""
     results = []
-    for _ in range(repeat):
+    for _repeat in range(repeat):
         start = time.perf_counter()
-        for _ in range(number):
+        for _call in range(number):
             func()
         results.append(time.perf_counter() - start)
     return min(results)

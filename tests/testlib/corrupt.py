@@ -1,6 +1,6 @@
 """damage a revlog file the ways a disk, a crash or a person can
 
-usage: damage.py KIND PATH
+usage: corrupt.py KIND PATH
   truncate-entry  cut the file in the middle of an index entry
   empty           leave the file empty
   cut-data        cut the file to a third (index entries point past its end)

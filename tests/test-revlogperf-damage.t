@@ -44,7 +44,7 @@ nothing on disk
   >       for mmap in 0 off; do
   >         rm -rf d
   >         cp -R base d
-  >         "$PYTHON" "$TESTDIR/testlib/damage.py" $damage d/.hg/store/$file
+  >         "$PYTHON" "$TESTDIR/testlib/corrupt.py" $damage d/.hg/store/$file
   >         checksums d > before
   >         $reader d --config revlogperf.mmap-index-threshold=$mmap \
   >           --config revlogperf.mmap-data-threshold=$mmap > result-$mmap
@@ -101,7 +101,7 @@ data/big.d unreadable)
   $ unprivileged hg --cwd d cat -r tip big --config revlogperf.mmap-data-threshold=0
   abort: Permission denied: '$TESTTMP/d/.hg/store/data/big.d'
   [255]
-  $ "$PYTHON" "$TESTDIR/testlib/damage.py" unreadable d/.hg/store/00changelog.d
+  $ "$PYTHON" "$TESTDIR/testlib/corrupt.py" unreadable d/.hg/store/00changelog.d
   $ unprivileged hg -R d log -l 1 -T '{desc}\n'
   abort: Permission denied: '$TESTTMP/d/.hg/store/00changelog.d'
   [255]
