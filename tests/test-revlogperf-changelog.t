@@ -24,7 +24,7 @@ The report shows the deltas and names the repair
   $ hg debug-revlog-storage | grep -v '^filelogs\|^manifest'
   revlog    revisions        index         data  full% delta%  chain   max  chunks
   changelog +40 +\d+ +\d+ +[\d.]+ +[\d.]+ +[\d.]+ +\d+  (zlib|zstd):40 (re)
-  changelog: 0 of 1 index files mmapped
+  changelog: 0 of 1 indexes mmapped (1 below 1.00 MB)
   the changelog stores * revisions (*%) as deltas: it reads faster without, rewrite it with (glob)
     hg debugupgraderepo --optimize re-delta-all --changelog --run
   $ hg log --debug > ../log-before

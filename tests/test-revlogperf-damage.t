@@ -135,16 +135,28 @@ reports it with a traceback), with maps and without
   0
   [1]
 
-Bad values for every revlogperf option are configuration errors naming it
+Bad values for every revlogperf option are configuration errors naming it,
+and the historical name where it was set (up to 6.8, core reads that one
+first, and says so itself)
 
   $ for item in mmap-index-threshold mmap-data-threshold mmap-filelogs trace-mmap fast-decompress; do
   >   hg -R base log -l 1 -T '{rev}\n' --config revlogperf.$item=banana
   > done
   config error: revlogperf.mmap-index-threshold is not a byte quantity ('banana')
+  (use a size such as '4k' or '1 MB', or 'off')
   config error: revlogperf.mmap-data-threshold is not a byte quantity ('banana')
+  (use a size such as '4k' or '1 MB', or 'off')
   config error: revlogperf.mmap-filelogs is not a boolean ('banana')
   config error: revlogperf.trace-mmap is not a boolean ('banana')
   config error: revlogperf.fast-decompress is not a boolean ('banana')
+  [30]
+  $ hg -R base log -l 1 -T '{rev}\n' --config experimental.mmapindexthreshold=banana
+  config error: experimental.mmapindexthreshold is not a byte quantity ('banana')
+  (use a size such as '4k' or '1 MB', or 'off') (hg69 !)
+  [30]
+  $ hg -R base log -l 1 -T '{rev}\n' --config experimental.mmapindexthreshold=-1
+  config error: experimental.mmapindexthreshold must not be negative ('-1')
+  (use a size such as '4k' or '1 MB', or 'off')
   [30]
   $ hg -R base perf::revlog-tip -c --config perf.stub=banana
   config error: perf.stub is not a boolean ('banana')

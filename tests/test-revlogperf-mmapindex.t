@@ -176,6 +176,7 @@ Bad values are configuration errors
 
   $ hg log -l 1 -R a --config revlogperf.mmap-index-threshold=banana
   config error: revlogperf.mmap-index-threshold is not a byte quantity ('banana')
+  (use a size such as '4k' or '1 MB', or 'off')
   [30]
   $ hg log -l 1 -R a --config revlogperf.mmap-index-threshold=-1
   config error: revlogperf.mmap-index-threshold must not be negative ('-1')

@@ -25,11 +25,14 @@ eh = exthelper.exthelper()
 # file costs less than setting up the map. ``off`` disables index mmap.
 # ``experimental.mmapindexthreshold`` is the historical name (hg <= 6.8
 # honoured it; later releases ignore it) and keeps working on every release.
+_ALIASES = {b'mmap-index-threshold': (b'experimental', b'mmapindexthreshold')}
+"""the older names of revlogperf's options, which users may set instead"""
+
 eh.configitem(
     b'revlogperf',
     b'mmap-index-threshold',
     default=b'1 MB',
-    alias=[(b'experimental', b'mmapindexthreshold')],
+    alias=[_ALIASES[b'mmap-index-threshold']],
 )
 
 # Large filelogs exist (a file changed in 100k revisions has a 6.4 MB
@@ -196,15 +199,28 @@ def _mmap_index_threshold(ui):
 
 
 def _size_or_off(ui, name):
-    """the byte quantity ``revlogperf.<name>``, or None if it is off"""
+    """the byte quantity ``revlogperf.<name>``, or None if it is off
+
+    A bad value is an error naming the key the user set: the option, or
+    its historical name.
+    """
     value = ui.config(b'revlogperf', name)
     if value is None or value.strip().lower() in _OFF:
         return None
-    threshold = ui.configbytes(b'revlogperf', name)
+    key = b'revlogperf.%s' % name
+    alias = _ALIASES.get(name)
+    if alias and not ui.hasconfig(b'revlogperf', name):
+        key = b'%s.%s' % alias
+    hint = _(b"use a size such as '4k' or '1 MB', or 'off'")
+    try:
+        threshold = util.sizetoint(value)
+    except error.ParseError:
+        raise error.ConfigError(
+            _(b"%s is not a byte quantity ('%s')") % (key, value), hint=hint
+        )
     if threshold < 0:
         raise error.ConfigError(
-            _(b"revlogperf.%s must not be negative ('%s')") % (name, value),
-            hint=_(b"use a size such as '4k' or '1 MB', or 'off'"),
+            _(b"%s must not be negative ('%s')") % (key, value), hint=hint
         )
     return threshold
 

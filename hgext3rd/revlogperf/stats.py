@@ -13,6 +13,7 @@ from mercurial import (
     exthelper,
     pycompat,
     registrar,
+    util,
 )
 
 from . import (
@@ -47,6 +48,8 @@ class RevlogStats:
         self.data_size = 0
         self.headers = collections.Counter()
         self.mmapped = 0
+        self.indexes = 0  # revlogs with an index file
+        self.threshold = None
         self.not_mapped = collections.Counter()  # why -> index files
 
     @property
@@ -83,12 +86,39 @@ class RevlogStats:
         self.index_size += index_size
         if data is not None:
             self.data_size += _size(rl.opener, data)
-        kind = rl.target[0]
-        why_not = settings.why_not_map(kind, index_size, rl.opener, index)
+        if not index_size:
+            return  # no index file yet: nothing to map
+        self.indexes += 1
+        self.threshold = settings.threshold(rl.target[0])
+        why_not = settings.why_not_map(
+            rl.target[0], index_size, rl.opener, index
+        )
         if why_not is None:
             self.mmapped += 1
         else:
             self.not_mapped[why_not] += 1
+
+    def mapping(self):
+        """one line: how many indexes are mmapped, and why the others not"""
+        if not self.indexes:
+            return None
+        reasons = []
+        for why, count in sorted(self.not_mapped.items()):
+            if why == config.NOT_MAPPED_SMALL:
+                text = _(b'below %s') % util.bytecount(self.threshold)
+            elif why == config.NOT_MAPPED_UNSAFE:
+                text = _(b'not on a local file system')
+            else:
+                text = _(b'mmap off')
+            reasons.append(b'%d %s' % (count, text))
+        line = _(b'%s: %d of %d indexes mmapped') % (
+            self.kind,
+            self.mmapped,
+            self.indexes,
+        )
+        if reasons:
+            line += b' (%s)' % b', '.join(reasons)
+        return line + b'\n'
 
 
 def revlog_files(rl):
@@ -202,10 +232,9 @@ def debug_revlog_storage(ui, repo, **opts):
         fm.data(mmapped=st.mmapped)
         fm.plain(b'\n')
     for st in all_stats:
-        fm.plain(
-            _(b'%s: %d of %d index files mmapped\n')
-            % (st.kind, st.mmapped, st.revlogs)
-        )
+        line = st.mapping()
+        if line:
+            fm.plain(line)
     if compat.uses_rust(repo.unfiltered().changelog):
         fm.plain(
             _(
