@@ -20,18 +20,13 @@ from . import (
     changelog,
     compat,
     config,
+    decompress,
     truncation,
 )
 
 eh = exthelper.exthelper()
 
-HEADERS = {
-    b'x': b'zlib',
-    b'(': b'zstd',
-    b'\0': b'stored',
-    b'u': b'u',
-    b'': b'empty',
-}
+HEADERS = {**decompress.CHUNK_HEADERS, b'': b'empty'}
 
 
 class RevlogStats:
