@@ -26,13 +26,25 @@ setup(
     long_description=read_readme(),
     long_description_content_type='text/markdown',
     license='GPL-2.0-or-later',
+    license_files=['LICENSE'],
     packages=find_packages(include=['hgext3rd', 'hgext3rd.*']),
     python_requires='>=3.8',
-    install_requires=['mercurial>=6.3', 'zstandard'],
-    extras_require={'test': ['pytest', 'hypothesis']},
+    # no Mercurial: the extension runs in the Mercurial that loads it (a
+    # distribution's, a venv's), and pip must not install a second one
+    # beside it; zstandard reads zstd repositories where it has no zstd
+    install_requires=['zstandard'],
+    extras_require={
+        'test': ['pytest', 'hypothesis'],
+        'mercurial': ['mercurial>=6.3'],
+    },
     classifiers=[
+        'Development Status :: 4 - Beta',
         'Environment :: Plugins',
+        'Intended Audience :: Developers',
+        'Intended Audience :: System Administrators',
+        'Operating System :: POSIX',
         'Programming Language :: Python :: 3',
+        'Programming Language :: Python :: 3 :: Only',
         'Topic :: Software Development :: Version Control :: Mercurial',
     ],
 )
