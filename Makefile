@@ -4,6 +4,10 @@
 # tests/ (run-tests.py, hghave, killdaemons.py) and contrib/perf.py, taken
 # from its sdist.
 
+# pipelines fail when a step does: each step's output is kept (tee)
+SHELL := /bin/bash
+.SHELLFLAGS := -o pipefail -c
+
 HG_VERSION ?= 7.2.4
 MATRIX ?= 6.3.3 6.6.3 6.9.5 7.2.4
 PYTHON ?= python3
@@ -21,6 +25,10 @@ PY := $(abspath $(VENV))/bin/python
 HG := $(abspath $(VENV))/bin/hg
 RUNTESTS := $(abspath $(CACHE))/tests/run-tests.py
 RUN_T := cd tests && $(PY) $(RUNTESTS) --with-hg=$(HG) -j$(JOBS)
+
+# each step's output, for the summary line make test ends with
+RESULTS := .cache/results
+SUMMARY = $(PYTHON) contrib/testsummary.py $(RESULTS)
 
 SAMPLE := .cache/sample-$(SAMPLE_CHANGESETS)-hg$(HG_VERSION)
 BENCH_REPO := $(or $(REPO),$(SAMPLE))
@@ -70,11 +78,13 @@ test: setup
 	@status=0; \
 	$(MAKE) --no-print-directory check || status=1; \
 	$(MAKE) --no-print-directory test-release || status=1; \
+	$(SUMMARY) $(HG_VERSION) || status=1; \
 	exit $$status
 
 # the tests of one release, without the style checks (which do not depend
 # on it)
 test-release: setup
+	@mkdir -p $(RESULTS); rm -f $(RESULTS)/*-$(HG_VERSION)-*.log
 	@status=0; \
 	$(MAKE) --no-print-directory test-unit || status=1; \
 	$(MAKE) --no-print-directory test-t-c || status=1; \
@@ -90,7 +100,10 @@ NEWEST := $(lastword $(MATRIX))
 SOURCES = setup.py $(shell find hgext3rd contrib tests -name '*.py' -o -name '*.t')
 
 check:
-	@$(MAKE) --no-print-directory check-style HG_VERSION=$(NEWEST)
+	@mkdir -p $(RESULTS); rm -f $(RESULTS)/style.log
+	@$(MAKE) --no-print-directory check-style HG_VERSION=$(NEWEST) \
+	    2>&1 | tee $(RESULTS)/style.log
+	@echo "style: ok" >> $(RESULTS)/style.log
 
 # the release's sdist for check-code.py; the project need not be installed
 check-style: $(CACHE)/.fetched $(VENV)/.checkers
@@ -105,16 +118,21 @@ $(VENV)/.checkers: $(VENV)/.installed
 # HG_TESTS_DIR: the release's own tests, which some unit tests run too
 test-unit: export HG_TESTS_DIR := $(abspath $(CACHE))/tests
 test-unit:
-	$(PY) -m pytest -q tests/unit
-	HGMODULEPOLICY=py $(PY) -m pytest -q tests/unit
+	@mkdir -p $(RESULTS)
+	$(PY) -m pytest -q tests/unit 2>&1 | tee $(RESULTS)/pytest-$(HG_VERSION)-c.log
+	HGMODULEPOLICY=py $(PY) -m pytest -q tests/unit 2>&1 \
+	    | tee $(RESULTS)/pytest-$(HG_VERSION)-py.log
 
 test-t: test-t-c test-t-pure
 
 test-t-c:
-	$(RUN_T) $(TESTFLAGS)
+	@mkdir -p $(RESULTS)
+	$(RUN_T) $(TESTFLAGS) 2>&1 | tee $(abspath $(RESULTS))/t-$(HG_VERSION)-c.log
 
 test-t-pure:
-	$(RUN_T) --pure $(TESTFLAGS)
+	@mkdir -p $(RESULTS)
+	$(RUN_T) --pure $(TESTFLAGS) 2>&1 \
+	    | tee $(abspath $(RESULTS))/t-$(HG_VERSION)-pure.log
 
 # the style checks once, then each release's tests
 test-matrix:
@@ -123,7 +141,9 @@ test-matrix:
 	for v in $(MATRIX); do \
 	    echo "=== Mercurial $$v"; \
 	    $(MAKE) --no-print-directory test-release HG_VERSION=$$v || status=1; \
-	done; exit $$status
+	done; \
+	$(SUMMARY) $(MATRIX) || status=1; \
+	exit $$status
 
 # Mercurial's own tests (tests/hg-suite.txt), plainly and with revlogperf:
 # the results must not differ. About 15 minutes a run here, two runs; not in CI.
