@@ -93,14 +93,15 @@ def _rawtext(orig, rl, node, rev, *args, **kwargs):
 
 # The graph walks of the C index (heads, phases, common ancestors, reachable
 # roots) refuse a parent out of range with a ValueError; the pure index
-# fails on it with an IndexError, as do parent look-ups.
+# fails on it with an IndexError. Each runs once or a few times per
+# command: not parents(), which reads run millions of times (the hash check
+# that calls it is readpath's).
 _GRAPH_WALKS = (
     'headrevs',
     'computephases',
     '_commonancestorsheads',
     'reachableroots',
     'ancestor',
-    'parents',
 )
 
 

@@ -70,7 +70,7 @@ def _zstd_repositories_readable(ui):
     if engine.available() or _zstandard() is None:
         return
     extensions.wrapfunction(
-        type(engine), 'revlogcompressor', _zstandard_revlogcompressor
+        engine.zstdrevlogcompressor, '__init__', _zstandard_revlogcompressor
     )
 
 
@@ -81,17 +81,11 @@ def readable_requirements():
     return {requirements.REVLOG_COMPRESSION_ZSTD}
 
 
-def _zstandard_revlogcompressor(orig, engine, opts=None):
-    if engine._module is not None:
-        return orig(engine, opts)
-    # the level as core picks it (utils/compression.py)
-    opts = opts or {}
-    level = opts.get(b'zstd.level')
-    if level is None:
-        level = opts.get(b'level')
-    if level is None:
-        level = 3
-    return engine.zstdrevlogcompressor(_zstandard(), level=level)
+def _zstandard_revlogcompressor(orig, compressor, zstd, *args, **kwargs):
+    # the engine passes its module, None here: the level is core's choice
+    if zstd is None:
+        zstd = _zstandard()
+    orig(compressor, zstd, *args, **kwargs)
 
 
 def zstd_for_reading():
@@ -116,22 +110,29 @@ def _first_decompress(orig, owner, data):
     """
     state = owner.__dict__
     dispatcher = state.get('decompress')
-    if dispatcher is None:
-        if _FIRST_CHUNK_READ not in state:
-            state[_FIRST_CHUNK_READ] = True
-            try:
-                return orig(owner, data)
-            except error.StorageError:
-                # the dispatcher says which file, revision and header
-                return make_dispatcher(owner)(data)
+    if dispatcher is not None:
+        return dispatcher(data)  # the rest of the first batch
+    seen = state.get(_CHUNKS_SEEN)
+    if seen is None:
         settings = config.settings(owner.opener)
         if settings is None or not settings.fast_decompress:
+            # decided once: later chunks pay two look-ups, not settings'
+            state[_CHUNKS_SEEN] = _CORE_ONLY
             return orig(owner, data)
-        dispatcher = owner.decompress = make_dispatcher(owner)
+        state[_CHUNKS_SEEN] = _FIRST
+        try:
+            return orig(owner, data)
+        except error.StorageError:
+            # the dispatcher says which file, revision and header
+            return make_dispatcher(owner)(data)
+    if seen is _CORE_ONLY:
+        return orig(owner, data)
+    dispatcher = owner.decompress = make_dispatcher(owner)
     return dispatcher(data)
 
 
-_FIRST_CHUNK_READ = '_revlogperf_first_chunk_read'
+_CHUNKS_SEEN = '_revlogperf_chunks_seen'
+_FIRST, _CORE_ONLY = 'first', 'core only'
 
 
 def make_dispatcher(owner):
