@@ -198,8 +198,9 @@ File descriptors
 
 Each map holds a file descriptor. A dropped revlog lets its maps go at
 once, and a process keeps at most ``revlogperf.mmap-data-budget`` data files
-mapped: ``hg log -p`` over 150 mapped filelogs (over 128 KB, so not inline)
-runs within 100 descriptors, as it does without revlogperf
+mapped: ``hg log -p`` and ``hg verify`` over 150 filelogs of two revisions
+(over 128 KB, so not inline; a revlog is mapped from its second chunk) run
+within 100 descriptors, as they do without revlogperf
 
   $ hg init many
   $ "$PYTHON" - << EOF
@@ -208,10 +209,17 @@ runs within 100 descriptors, as it does without revlogperf
   >     open('many/f%03d' % i, 'wb').write(os.urandom(140 << 10))
   > EOF
   $ hg -R many commit -qAm files
+  $ "$PYTHON" - << EOF
+  > for i in range(150):
+  >     open('many/f%03d' % i, 'ab').write(b'more\n')
+  > EOF
+  $ hg -R many commit -qm more
   $ ls many/.hg/store/data | grep -c '\.d$'
   150
   $ sh -c 'ulimit -n 100; hg -R many log -p > /dev/null'
   $ without sh -c 'ulimit -n 100; hg -R many log -p > /dev/null'
+  $ sh -c 'ulimit -n 100; hg -R many verify -q'
+  $ without sh -c 'ulimit -n 100; hg -R many verify -q'
 
 Within one process, with the cycle collector off: every filelog read and
 kept, then dropped
@@ -221,14 +229,9 @@ kept, then dropped
   dropped: 0 data maps, descriptors as before
 
 Long-lived processes: a command server running 500 commands and hgweb
-serving 500 pages, over those 150 mapped filelogs changed twice, stay within
-the budget plus what core holds
+serving 500 pages, over those 150 mapped filelogs, stay within the budget
+plus what core holds
 
-  $ "$PYTHON" - << EOF
-  > for i in range(150):
-  >     open('many/f%03d' % i, 'ab').write(b'more\n')
-  > EOF
-  $ hg -R many commit -qm more
   $ cat >> $HGRCPATH << EOF
   > [revlogperf]
   > mmap-data-budget = 10

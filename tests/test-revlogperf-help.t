@@ -38,13 +38,14 @@ The extension's help is its module docstring
   Decompression
   -------------
   
-  Each revlog decompresses its chunks through its own dispatcher, made at its
-  first chunk: zlib, zstd, stored and uncompressed chunks inline, any other
-  compression engine looked up once. zstd chunks are decompressed in one call
-  instead of streamed. Where Mercurial has no zstd module of its own (pure
-  builds), the "zstandard" package makes existing zstd repositories readable and
-  writable; new repositories, clones and upgrades are made as without
-  revlogperf. A damaged chunk is reported with its file, revision and header:
+  Each revlog that reads a second chunk decompresses it, and every later one,
+  through its own dispatcher: zlib, zstd, stored and uncompressed chunks inline,
+  any other compression engine looked up once. zstd chunks are decompressed in
+  one call instead of streamed, with one context per thread instead of one per
+  revlog. Where Mercurial has no zstd module of its own (pure builds), the
+  "zstandard" package makes existing zstd repositories readable and writable;
+  new repositories, clones and upgrades are made as without revlogperf. A
+  damaged chunk is reported with its file, revision and header:
   
     [revlogperf]
     # set to "no" to run Mercurial's own decompression (default: yes)
@@ -58,10 +59,10 @@ The extension's help is its module docstring
   --------------
   
   A data file (".d") of at least "revlogperf.mmap-data-threshold" bytes is
-  mapped once per revlog, and each chunk read is a slice of the map instead of a
-  file read. Every map holds a file descriptor: a process keeps at most
-  "revlogperf.mmap-data-budget" data files mapped, and lets go of the least
-  recently used first:
+  mapped once per revlog, from its second read (one read costs less than a map),
+  and each chunk read is a slice of the map instead of a file read. Every map
+  holds a file descriptor: a process keeps at most "revlogperf.mmap-data-budget"
+  data files mapped, and lets go of the least recently used first:
   
     [revlogperf]
     # a byte quantity, or "off" (default: 1 MB; off on Windows)

@@ -33,10 +33,11 @@ Nothing is mmapped on NFS::
 Decompression
 -------------
 
-Each revlog decompresses its chunks through its own dispatcher, made at its
-first chunk: zlib, zstd, stored and uncompressed chunks inline, any other
-compression engine looked up once. zstd chunks are decompressed in one call
-instead of streamed. Where Mercurial has no zstd module of its own (pure
+Each revlog that reads a second chunk decompresses it, and every later one,
+through its own dispatcher: zlib, zstd, stored and uncompressed chunks
+inline, any other compression engine looked up once. zstd chunks are
+decompressed in one call instead of streamed, with one context per thread
+instead of one per revlog. Where Mercurial has no zstd module of its own (pure
 builds), the ``zstandard`` package makes existing zstd repositories readable
 and writable; new repositories, clones and upgrades are made as without
 revlogperf. A damaged chunk is reported with its file, revision and
@@ -54,8 +55,8 @@ Data file mmap
 --------------
 
 A data file (``.d``) of at least ``revlogperf.mmap-data-threshold`` bytes is
-mapped once per revlog, and each chunk read is a slice of the map instead of
-a file read. Every map holds a file descriptor: a process keeps at most
+mapped once per revlog, from its second read (one read costs less than a
+map), and each chunk read is a slice of the map instead of a file read. Every map holds a file descriptor: a process keeps at most
 ``revlogperf.mmap-data-budget`` data files mapped, and lets go of the least
 recently used first::
 
@@ -121,7 +122,6 @@ from . import (
     metadata,
     mmapindex,
     readpath,
-    revlogsetup,
     stats,
     truncation,
 )
@@ -134,7 +134,6 @@ minimumhgversion = metadata.minimumhgversion
 eh = exthelper.exthelper()
 eh.merge(config.eh)
 eh.merge(mmapindex.eh)
-eh.merge(revlogsetup.eh)
 eh.merge(readpath.eh)
 eh.merge(damage.eh)
 eh.merge(decompress.eh)

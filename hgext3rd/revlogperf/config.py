@@ -97,6 +97,10 @@ class Settings:
         self.data_threshold = _size_or_off(ui, b'mmap-data-threshold')
         self.data_budget = _count(ui, b'mmap-data-budget')
         self.mmap_filelogs = ui.configbool(b'revlogperf', b'mmap-filelogs')
+        # where a kind of revlog differs from ``index_threshold``
+        self.index_thresholds = {}
+        if not self.mmap_filelogs:
+            self.index_thresholds[KIND_FILELOG] = None
         self.trace_mmap = ui.configbool(b'revlogperf', b'trace-mmap')
         self.fast_decompress = ui.configbool(b'revlogperf', b'fast-decompress')
         self._mmap_safe = {}
@@ -106,9 +110,7 @@ class Settings:
         or None when it never is"""
         if data:
             return self.data_threshold
-        if kind == KIND_FILELOG and not self.mmap_filelogs:
-            return None
-        return self.index_threshold
+        return self.index_thresholds.get(kind, self.index_threshold)
 
     def why_not_map(self, kind, size, opener, filename, data=False):
         """None if the file should be mapped, else why not: NOT_MAPPED_OFF,

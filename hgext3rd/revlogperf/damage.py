@@ -21,6 +21,8 @@ from mercurial import (
 from mercurial.node import short
 from mercurial.utils import stringutil
 
+from . import hotwrap
+
 eh = exthelper.exthelper()
 
 # what reading the stored bytes of a damaged revision raises, besides
@@ -73,22 +75,25 @@ def index_corrupted(rl):
     return error.RevlogError(_(b"index %s is corrupted") % rl.display_id)
 
 
-@eh.wrapfunction(revlog.revlog, '_rawtext')
-def _rawtext(orig, rl, node, rev, *args, **kwargs):
-    # the stored bytes only: index entry, segment, decompression, patches;
-    # flag processors, hash checks and extensions run outside, and their
-    # errors stay theirs
-    try:
-        return orig(rl, node, rev, *args, **kwargs)
-    except (OSError, *_DAMAGE) as exc:
-        if isinstance(exc, OSError) and exc.errno != errno.EINVAL:
-            raise  # not the file's content: reported as core reports it
-        which = b'%d' % rev if rev is not None else short(node)
-        raise error.RevlogError(
-            _(b'%s: cannot read revision %s: %s')
-            % (rl.display_id, which, stringutil.forcebytestr(exc)),
-            hint=_(b'the revlog may be damaged: run "hg verify"'),
-        )
+@hotwrap.hot_wrapper(eh, revlog.revlog, '_rawtext')
+def _naming_the_revision(core_rawtext):
+    def _rawtext(rl, node, rev, *args, **kwargs):
+        # the stored bytes only: index entry, segment, decompression,
+        # patches; flag processors, hash checks and extensions run outside,
+        # and their errors stay theirs
+        try:
+            return core_rawtext(rl, node, rev, *args, **kwargs)
+        except (OSError, *_DAMAGE) as exc:
+            if isinstance(exc, OSError) and exc.errno != errno.EINVAL:
+                raise  # not the file's content: reported as core does
+            which = b'%d' % rev if rev is not None else short(node)
+            raise error.RevlogError(
+                _(b'%s: cannot read revision %s: %s')
+                % (rl.display_id, which, stringutil.forcebytestr(exc)),
+                hint=_(b'the revlog may be damaged: run "hg verify"'),
+            )
+
+    return _rawtext
 
 
 # The graph walks of the C index (heads, phases, common ancestors, reachable

@@ -9,6 +9,7 @@
 # chunks all come from one library, no header test at all.
 
 import binascii
+import threading
 import weakref
 import zlib
 
@@ -25,6 +26,8 @@ from mercurial.utils import stringutil
 from . import (
     compat,
     config,
+    hotwrap,
+    revlogsetup,
 )
 
 eh = exthelper.exthelper()
@@ -96,42 +99,82 @@ def zstd_for_reading():
     return _zstandard()
 
 
-@eh.wrapfunction(compat.DECOMPRESSION_OWNER, 'decompress')
-def _first_decompress(orig, owner, data):
-    """the first chunks a revlog decompresses: give it its dispatcher
+class _ZstdContexts(threading.local):
+    """one zstd decompression context per thread, for every revlog
 
-    Most revlogs a command opens (``diff``, ``log -p``) are read once, a
-    chunk or two, or not at all: their first chunk goes through core's own
-    code, and only a revlog that reads a second one gets a dispatcher, an
-    instance attribute that takes every later chunk without coming here
-    (core's own method stays untouched). Core binds ``decompress`` once per
-    batch: the rest of a first batch comes here, and goes on to the
-    dispatcher.
+    A context must not be used by two threads at once (hgweb serves in
+    threads), holds 96 KB, and takes longer to make (20 us, 7.2.4,
+    2026-12) than most revlogs a command opens take to read: core makes
+    one per revlog, with a compressor.
     """
-    state = owner.__dict__
-    dispatcher = state.get('decompress')
-    if dispatcher is not None:
-        return dispatcher(data)  # the rest of the first batch
-    seen = state.get(_CHUNKS_SEEN)
-    if seen is None:
-        settings = config.settings(owner.opener)
-        if settings is None or not settings.fast_decompress:
-            # decided once: later chunks pay two look-ups, not settings'
-            state[_CHUNKS_SEEN] = _CORE_ONLY
-            return orig(owner, data)
-        state[_CHUNKS_SEEN] = _FIRST
-        # core's zstd decompressor comes with a compressor, ~60 us to make
-        # (7.2.4, 2026-12): a dispatcher's one-shot context costs far less
-        if data[0:1] != ZSTD_HEADER:
-            try:
-                return orig(owner, data)
-            except error.StorageError:
-                # the dispatcher says which file, revision and header
-                return make_dispatcher(owner)(data)
-    elif seen is _CORE_ONLY:
-        return orig(owner, data)
-    dispatcher = owner.decompress = make_dispatcher(owner)
-    return dispatcher(data)
+
+    def __init__(self, module):
+        self.decompress = module.ZstdDecompressor().decompress
+
+
+def zstd_contexts():
+    """this process's ``_ZstdContexts``, or None where no module reads zstd"""
+    global _ZSTD_CONTEXTS
+    if _ZSTD_CONTEXTS is _UNKNOWN:
+        module = zstd_for_reading()
+        _ZSTD_CONTEXTS = None if module is None else _ZstdContexts(module)
+    return _ZSTD_CONTEXTS
+
+
+_UNKNOWN = object()
+_ZSTD_CONTEXTS = _UNKNOWN
+
+
+@hotwrap.hot_wrapper(eh, compat.DECOMPRESSION_OWNER, 'decompress')
+def _first_chunks(core_decompress):
+    def decompress(owner, data):
+        """the first chunks a revlog decompresses: set it up, and give it
+        its dispatcher
+
+        Most revlogs a command opens (``diff``, ``log -p``) are read once, a
+        chunk or two, or not at all: they are set up at their first chunk
+        (revlogsetup.py), which goes through core's own code, and only a
+        revlog that reads a second one gets a dispatcher, an instance
+        attribute that takes every later chunk without coming here (core's
+        own method stays untouched). Core binds ``decompress`` once per
+        batch: the rest of a first batch comes here, and goes on to the
+        dispatcher.
+        """
+        state = owner.__dict__
+        dispatcher = state.get('decompress')
+        if dispatcher is not None:
+            return dispatcher(data)  # the rest of the first batch
+        seen = state.get(_CHUNKS_SEEN)
+        if seen is _CORE_ONLY:
+            return core_decompress(owner, data)
+        if seen is None:
+            settings = config.settings(owner.opener)
+            if settings is not None:
+                revlogsetup.set_up(owner, settings)
+            if settings is None or not settings.fast_decompress:
+                # decided once: later chunks pay two look-ups
+                state[_CHUNKS_SEEN] = _CORE_ONLY
+                return core_decompress(owner, data)
+            state[_CHUNKS_SEEN] = _FIRST
+            # no dispatcher yet (most revlogs read no second chunk), and for
+            # zstd, not core's decompressor either: it comes with a new
+            # compressor and context, costlier than the read
+            zstd = zstd_contexts() if data[0:1] == ZSTD_HEADER else None
+            if zstd is None:
+                try:
+                    return core_decompress(owner, data)
+                except error.StorageError:
+                    pass  # the dispatcher says which file, revision, header
+            else:
+                try:
+                    return zstd.decompress(data)
+                except Exception:
+                    pass  # frames without a content size, or damage
+            return make_dispatcher(owner)(data)
+        dispatcher = owner.decompress = make_dispatcher(owner)
+        return dispatcher(data)
+
+    return decompress
 
 
 _CHUNKS_SEEN = '_revlogperf_chunks_seen'
@@ -181,13 +224,9 @@ def make_dispatcher(owner):
         except error.StorageError as exc:
             raise _chunk_error(owner_ref(), data, exc.args[0])
 
-    zstd_module = zstd_for_reading()
-    # a context costs microseconds (~3 us, 7.2.4, 2026-11): made on the
-    # first zstd chunk
-    zstd_oneshot = None
+    zstd = zstd_contexts()
 
     def by_header(data):
-        nonlocal zstd_oneshot
         # compare the header as an int: no one-byte slice to allocate
         try:
             header = data[0]
@@ -198,11 +237,9 @@ def make_dispatcher(owner):
                 return zlib_decompress(data)
             except zlib_error as exc:
                 raise _chunk_error(owner_ref(), data, exc)
-        if header == 0x28 and zstd_module is not None:  # (: zstd
-            if zstd_oneshot is None:
-                zstd_oneshot = zstd_module.ZstdDecompressor().decompress
+        if header == 0x28 and zstd is not None:  # (: zstd
             try:
-                return zstd_oneshot(data)
+                return zstd.decompress(data)
             except Exception:
                 # frames written without a content size (core streams
                 # chunks over 1 MB), or damage: the engine tells which
@@ -220,18 +257,19 @@ def make_dispatcher(owner):
         if len(data):  # an empty chunk tells nothing: wait for the next
             header = data[0]
             if header == 0x78:
-                switch_to(straight_to(header, zlib_decompress))
-            elif header == 0x28 and zstd_oneshot is not None:
-                # by_header made the zstd context
-                switch_to(straight_to(header, zstd_oneshot))
+                switch_to(straight_to(header, zlib))
+            elif header == 0x28 and zstd is not None:
+                switch_to(straight_to(header, zstd))
             else:
                 switch_to(by_header)
         return text
 
     def straight_to(header, library):
+        # ``library``: the zlib module, or this thread's zstd context,
+        # looked up per chunk: a dispatcher may serve several threads
         def decompress(data):
             try:
-                return library(data)
+                return library.decompress(data)
             except Exception:
                 pass
             # another header, or damage: test headers from now on
@@ -246,7 +284,7 @@ def make_dispatcher(owner):
         def decompress(data):
             try:
                 if data[0] == header:
-                    return library(data)
+                    return library.decompress(data)
             except Exception:
                 pass
             return by_header(data)

@@ -21,11 +21,11 @@ from . import compat, mmapindex
 _OFFSET, _LENGTH = 0, 1
 
 
-def install(owner, settings, kind):
-    """map ``owner``'s data file at its first read, if it is large enough
+def install(owner, settings):
+    """map ``owner``'s data file from its next read, if it is large enough
 
     Decided from the index, which says how long the data file is: no stat
-    or open of a file that the first read opens anyway. Inline revlogs keep
+    or open of a file that the next read opens anyway. Inline revlogs keep
     their data in the index, and stay small: they are read as core reads.
     """
     if settings.data_threshold is None or getattr(owner, compat.INLINE):
@@ -41,7 +41,7 @@ def install(owner, settings, kind):
     last = index[count - 1]
     size = (last[_OFFSET] >> 16) + last[_LENGTH]
     opener, filename = owner.opener, segment.filename
-    if settings.why_not_map(kind, size, opener, filename, data=True):
+    if settings.why_not_map(None, size, opener, filename, data=True):
         return False
     # the object core made, as configured, with the map added
     segment.__class__ = MappedSegmentFile

@@ -19,28 +19,42 @@ from . import (
     compat,
     config,
     damage,
+    hotwrap,
 )
 
 eh = exthelper.exthelper()
 
 
-@eh.wrapfunction(revlog.revlog, '_get_data')
-def _get_data(orig, rl, filepath, mmap_threshold, size=None):
-    settings = config.settings(rl.opener)
-    if settings is None:
-        return orig(rl, filepath, mmap_threshold, size)
-    kind = rl.target[0]
-    if settings.threshold(kind) is None:
-        data = orig(rl, filepath, None, size)
-    else:
-        data = _read_or_map(rl.opener, filepath, kind, size, settings)
-    if 0 < len(data) < 4:
-        # core would fail to unpack the header (struct.error)
-        raise damage.index_corrupted(rl)
-    return data
+@hotwrap.hot_wrapper(eh, revlog.revlog, '_get_data')
+def _reading_or_mapping(core_get_data):
+    def _get_data(rl, filepath, mmap_threshold, size=None):
+        settings = rl.opener.options.get(config.OPTIONS_KEY)
+        if settings is None:
+            return core_get_data(rl, filepath, mmap_threshold, size)
+        kind = rl.target[0]
+        threshold = settings.index_thresholds.get(
+            kind, settings.index_threshold
+        )
+        if threshold is None:
+            data = core_get_data(rl, filepath, None, size)
+        else:
+            data = _read_or_map(
+                rl.opener, filepath, kind, size, settings, threshold
+            )
+        if 0 < len(data) < 4:
+            # core would fail to unpack the header (struct.error)
+            raise damage.index_corrupted(rl)
+        return data
+
+    return _get_data
 
 
-def _read_or_map(opener, filepath, kind, size, settings):
+# Most indexes (filelogs) are far below the threshold: the first read tells,
+# with no stat. Small enough that its buffer comes from the heap.
+_PROBE = 64 * 1024
+
+
+def _read_or_map(opener, filepath, kind, size, settings, threshold):
     """what core's ``revlog._get_data`` returns, mapped by our settings
 
     Core maps with the threshold it chose (changelog and manifest only), in
@@ -48,6 +62,16 @@ def _read_or_map(opener, filepath, kind, size, settings):
     """
     try:
         with opener(filepath) as fp:
+            if size is not None:
+                # the index is the first ``size`` bytes (a docket says so)
+                if size < threshold:
+                    return fp.read(size)
+                data = b''
+            else:
+                probe = max(1, min(threshold, _PROBE))
+                data = fp.read(probe)
+                if len(data) < probe:
+                    return data  # the whole file, below the threshold
             file_size = os.fstat(fp.fileno()).st_size
             if not settings.why_not_map(kind, file_size, opener, filepath):
                 trace(settings, opener.join(filepath))
@@ -57,7 +81,9 @@ def _read_or_map(opener, filepath, kind, size, settings):
                 # lazily on every release: 6.9+ would fault in the whole
                 # index, which costs more than reading the tip
                 return util.buffer(compat.mmapread_lazily(fp, size))
-            return fp.read() if size is None else fp.read(size)
+            if size is not None:
+                return fp.read(size)
+            return data + fp.read()
     except FileNotFoundError:
         return b''
 

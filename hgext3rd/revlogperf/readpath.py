@@ -14,7 +14,10 @@ from mercurial import (
     revlog,
 )
 
-from . import damage
+from . import (
+    damage,
+    hotwrap,
+)
 
 eh = exthelper.exthelper()
 
@@ -42,14 +45,17 @@ def install_single_chunk_path(owner):
     owner._chunks = chunks_or_chunk
 
 
-@eh.wrapfunction(revlog.revlog, 'checkhash')
-def _checkhash(orig, rl, text, node, p1=None, p2=None, rev=None):
-    if p1 is None and p2 is None and rev is not None:
-        index = rl.index
-        entry = index[rev]
-        try:
-            p1 = index[entry[_ENTRY_P1]][_ENTRY_NODE]
-            p2 = index[entry[_ENTRY_P2]][_ENTRY_NODE]
-        except IndexError as exc:
-            raise damage.index_damage(rl, exc)
-    return orig(rl, text, node, p1, p2, rev=rev)
+@hotwrap.hot_wrapper(eh, revlog.revlog, 'checkhash')
+def _parents_from_index(core_checkhash):
+    def checkhash(rl, text, node, p1=None, p2=None, rev=None):
+        if p1 is None and p2 is None and rev is not None:
+            index = rl.index
+            entry = index[rev]
+            try:
+                p1 = index[entry[_ENTRY_P1]][_ENTRY_NODE]
+                p2 = index[entry[_ENTRY_P2]][_ENTRY_NODE]
+            except IndexError as exc:
+                raise damage.index_damage(rl, exc)
+        return core_checkhash(rl, text, node, p1, p2, rev=rev)
+
+    return checkhash

@@ -51,14 +51,18 @@ COPIES_RECORD = b'revlogperf-copies'
 _COPY_BLOCK = 1 << 20
 
 
-@eh.reposetup
-def _replacing_store(ui, repo):
+def replace_when_shortening(repo):
     """make the repository's store vfs replace the files it shortens
+
+    Every store file core shortens, it shortens in a transaction (abort,
+    strip), a rollback or a recovery: the wrappers below call this first.
+    Until then, the store vfs opens files as core's does, at no cost to
+    read-only commands and servers, which open thousands of files.
 
     The raw store vfs is given a subclass in place, as extensions give a
     repository theirs: the working copy, ``.hg`` and every other vfs open
-    files as core does, at no cost. Windows can neither rename over an open
-    file nor truncate a mapped one.
+    files as core does. Windows can neither rename over an open file nor
+    truncate a mapped one.
     """
     vfs = getattr(getattr(repo, 'store', None), 'rawvfs', None)
     if type(vfs) is vfsmod.vfs and not pycompat.iswindows:
@@ -255,14 +259,22 @@ def _has_record(repo):
 
 @eh.wrapfunction(localrepo.localrepository, 'transaction')
 def _transaction(orig, repo, *args, **kwargs):
+    replace_when_shortening(repo)
     tr = orig(repo, *args, **kwargs)
     if _has_record(repo):
         remove_leftover_copies(repo)
     return tr
 
 
+@eh.wrapfunction(localrepo.localrepository, 'rollback')
+def _rollback(orig, repo, *args, **kwargs):
+    replace_when_shortening(repo)
+    return orig(repo, *args, **kwargs)
+
+
 @eh.wrapfunction(localrepo.localrepository, 'recover')
 def _recover(orig, repo, *args, **kwargs):
+    replace_when_shortening(repo)
     with repo.lock():
         if _has_record(repo):
             remove_leftover_copies(repo)

@@ -4,8 +4,8 @@
 # revlogperf.mmap-data-budget
 
 import gc
+import importlib
 import os
-import sys
 
 from mercurial import extensions, registrar
 
@@ -21,7 +21,7 @@ def open_fds():
 def holdfds(ui, repo):
     gc.disable()
     revlogperf = extensions.find(b'revlogperf')
-    mmapdata = sys.modules[revlogperf.__name__ + '.mmapdata']
+    mmapdata = importlib.import_module(revlogperf.__name__ + '.mmapdata')
     budget = ui.configint(b'revlogperf', b'mmap-data-budget')
     files = sorted(repo[b'tip'].manifest())
     # the changelog's and the manifest's maps are there from here on
@@ -29,7 +29,8 @@ def holdfds(ui, repo):
     kept = []
     for f in files:
         fl = repo.file(f)
-        fl.revision(0)
+        for rev in fl:  # a revlog is mapped from its second chunk
+            fl.revision(rev)
         kept.append(fl)
     within = open_fds() <= before + budget
     ui.writenoi18n(

@@ -8,7 +8,7 @@ import unittest
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from mercurial import extensions, localrepo, ui as uimod, util
+from mercurial import context, extensions, localrepo, ui as uimod, util
 
 from hgext3rd.revlogperf import chunkcache, compat, config
 
@@ -104,12 +104,26 @@ def test_revlogs_get_the_compact_cache(tmp_path):
     extension = os.path.dirname(config.__file__).encode()
     ui.setconfig(b'extensions', b'revlogperf', extension)
     extensions.loadall(ui)
-    repo = localrepo.instance(ui, str(tmp_path).encode(), True)
-    owner = compat.chunk_owner(repo.unfiltered().changelog)
+    path = str(tmp_path).encode()
+    repo = localrepo.instance(ui, path, True)
+    with repo.lock():
+        context.memctx(
+            repo,
+            (None, None),
+            b'one',
+            [b'a'],
+            lambda repo, ctx, path: context.memfilectx(repo, ctx, path, b'a'),
+            user=b'test',
+        ).commit()
+    changelog = localrepo.instance(ui, path, False).unfiltered().changelog
+    owner = compat.chunk_owner(changelog)
     cache = compat.chunk_cache(owner)
     if util.versiontuple(n=2) >= (6, 6):
         # the extension as loaded (from its path: another module object)
         loaded = extensions.find(b'revlogperf').chunkcache
+        # set up at its first chunk: opening a revlog costs what it does
+        assert not isinstance(cache, loaded.compactlrucachedict)
+        changelog.revision(0)
         assert isinstance(cache, loaded.compactlrucachedict)
     else:
         assert cache is None

@@ -9,8 +9,6 @@ import pytest
 from mercurial import configitems, error, ui as uimod, vfs as vfsmod
 from mercurial.revlogutils import randomaccessfile
 
-from mercurial.revlogutils.constants import KIND_FILELOG
-
 from hgext3rd.revlogperf import config, mmapdata
 
 DATA = bytes(range(256)) * 64  # 16 KB
@@ -46,7 +44,7 @@ def segment_for(tmp_path, content, name='x.d', **overrides):
     (tmp_path / name).write_bytes(content)
     opener = vfsmod.vfs(str(tmp_path).encode())
     owner = FakeOwner(opener, name.encode(), len(content))
-    mmapdata.install(owner, make_settings(**overrides), KIND_FILELOG)
+    mmapdata.install(owner, make_settings(**overrides))
     return owner._segmentfile, tmp_path / name
 
 
@@ -70,14 +68,14 @@ def test_small_file_is_read_as_core_reads_it(tmp_path):
 def test_decided_from_the_index_without_touching_the_file(tmp_path):
     opener = vfsmod.vfs(str(tmp_path).encode())
     owner = FakeOwner(opener, b'missing.d', len(DATA))
-    assert mmapdata.install(owner, make_settings(), KIND_FILELOG)  # no stat
+    assert mmapdata.install(owner, make_settings())  # no stat
 
 
 def test_inline_revlog_is_not_mapped(tmp_path):
     opener = vfsmod.vfs(str(tmp_path).encode())
     owner = FakeOwner(opener, b'x.i', len(DATA))
     owner.inline = True
-    assert not mmapdata.install(owner, make_settings(), KIND_FILELOG)
+    assert not mmapdata.install(owner, make_settings())
 
 
 def test_chunks_are_slices_of_the_map(mapped):

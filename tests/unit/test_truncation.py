@@ -111,6 +111,10 @@ def test_only_the_store_vfs_replaces(tmp_path):
     repo = hg.repository(ui, str(tmp_path / 'repo').encode(), create=True)
     # the class of the extension as loaded, not of this test's import
     loaded = extensions.find(b'revlogperf').truncation
+    # read-only, the store opens files as core's does
+    assert type(repo.store.rawvfs) is not loaded.replacingvfs
+    with repo.lock():
+        repo.transaction(b'test').close()
     assert isinstance(repo.store.rawvfs, loaded.replacingvfs)
     for vfs in (repo.vfs, repo.wvfs, repo.cachevfs):
         assert not isinstance(vfs, loaded.replacingvfs)
