@@ -37,10 +37,15 @@ class compactlrucachedict(util.lrucachedict):
         self._size += 1
         return node
 
+
+class mappedlrucachedict(compactlrucachedict):
+    """the cache of a revlog whose data file is mapped: its chunks can be
+    slices of the map"""
+
     def __del__(self):
         # the ring is a reference cycle, which lives on until the cycle
-        # collector runs: let go of the chunks now (those read from a
-        # mapped data file hold the map, and the map a file descriptor)
+        # collector runs: let go of the chunks now (slices hold the map,
+        # and the map a file descriptor)
         if self._cache:
             self.clear()
 
@@ -54,3 +59,12 @@ def install(owner):
     cache = getattr(owner, compat.CHUNK_CACHE, None)
     if cache is not None:
         cache.__class__ = compactlrucachedict
+
+
+def holds_map_slices(cache):
+    """``cache`` may hold slices of a map: empty it when it is dropped
+
+    Only then: emptying a ring costs a walk of it.
+    """
+    if type(cache) is compactlrucachedict:
+        cache.__class__ = mappedlrucachedict

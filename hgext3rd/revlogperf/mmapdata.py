@@ -16,7 +16,7 @@ import weakref
 from mercurial import util
 from mercurial.revlogutils import randomaccessfile
 
-from . import compat, mmapindex
+from . import chunkcache, compat, mmapindex
 
 _OFFSET, _LENGTH = 0, 1
 
@@ -49,6 +49,7 @@ def install(owner, settings):
     cache = getattr(owner, compat.CHUNK_CACHE, None)
     if cache is not None:
         segment._chunk_cache = weakref.ref(cache)
+        chunkcache.holds_map_slices(cache)
     return True
 
 
