@@ -75,7 +75,7 @@ Timings, as contrib/perf.py prints them (on stderr)
 The suite, and a comparison of settings
 
   $ hg perf::revlog-suite -c
-  median of 1 rounds, best of 1 x 1 runs, ms
+  median of 1 round; ms per run, each the best of 1 x 1 runs
   task      current
   open      \s*[0-9.]+ (re)
   index     \s*[0-9.]+ (re)
@@ -83,12 +83,13 @@ The suite, and a comparison of settings
   sample    \s*[0-9.]+ (re)
   $ hg perf::revlog-suite -m --compare 'revlogperf.mmap-index-threshold=0' \
   >   --compare 'revlogperf.fast-decompress=no revlogperf.mmap-filelogs=no'
-  median of 1 rounds, best of 1 x 1 runs, ms
-  task      current  revlogperf.mmap-index-threshold=0  revlogperf.fast-decompress=no revlogperf.mmap-filelogs=no
-  open      \s*[0-9.]+ \s*[0-9.]+ \([0-9.]+\) \s*[0-9.]+ \([0-9.]+\) (re)
-  index     \s*[0-9.]+ \s*[0-9.]+ \([0-9.]+\) \s*[0-9.]+ \([0-9.]+\) (re)
-  tip       \s*[0-9.]+ \s*[0-9.]+ \([0-9.]+\) \s*[0-9.]+ \([0-9.]+\) (re)
-  sample    \s*[0-9.]+ \s*[0-9.]+ \([0-9.]+\) \s*[0-9.]+ \([0-9.]+\) (re)
+  median of 1 round; ms per run, each the best of 1 x 1 runs
+  task      current  current again (A/A)  revlogperf.mmap-index-threshold=0  revlogperf.fast-decompress=no revlogperf.mmap-filelogs=no
+  open      \s*[0-9.]+ \s*[0-9.]+ \([0-9.]+ \) \s*[0-9.]+ \([0-9.]+[ ~]\) \s*[0-9.]+ \([0-9.]+[ ~]\) (re)
+  index     \s*[0-9.]+ \s*[0-9.]+ \([0-9.]+ \) \s*[0-9.]+ \([0-9.]+[ ~]\) \s*[0-9.]+ \([0-9.]+[ ~]\) (re)
+  tip       \s*[0-9.]+ \s*[0-9.]+ \([0-9.]+ \) \s*[0-9.]+ \([0-9.]+[ ~]\) \s*[0-9.]+ \([0-9.]+[ ~]\) (re)
+  sample    \s*[0-9.]+ \s*[0-9.]+ \([0-9.]+ \) \s*[0-9.]+ \([0-9.]+[ ~]\) \s*[0-9.]+ \([0-9.]+[ ~]\) (re)
+  ~: within the noise (no further from 1.00 than A/A) (?)
 
 The settings reach the reopened repository: tracing shows the mmap
 
@@ -100,6 +101,11 @@ The settings reach the reopened repository: tracing shows the mmap
   > rows = json.load(sys.stdin)
   > print([r["task"] for r in rows], [r["settings"] for r in rows][0], [r["ratio"] for r in rows][0])'
   ['open', 'index', 'tip', 'sample'] ['current'] [1.0]
+  $ hg perf::revlog-suite -c --compare revlogperf.fast-decompress=no -T json | "$PYTHON" -c '
+  > import json, sys
+  > row = json.load(sys.stdin)[0]
+  > print(row["settings"], row["unit"], len(row["median"]), row["within_noise"][:2])'
+  ['current', 'current again (A/A)', 'revlogperf.fast-decompress=no'] seconds per run 3 [False, False]
 
 Both perf extensions load together: no name collides
 
@@ -125,6 +131,14 @@ Bad arguments
   [10]
   $ hg perf::revlog-suite -c --compare nonsense
   abort: --compare: expected section.name=value, got 'nonsense'
+  [10]
+
+A misspelt revlogperf option is an error, not the default configuration
+under another name
+
+  $ hg perf::revlog-suite -c --compare revlogperf.mmap-index-treshold=off
+  abort: --compare: unknown option 'revlogperf.mmap-index-treshold'
+  (revlogperf options: fast-decompress, mmap-data-budget, mmap-data-threshold, mmap-filelogs, mmap-index-threshold, trace-mmap)
   [10]
   $ hg perf::revlog-suite -c --rounds 0
   abort: --rounds must be at least 1

@@ -162,3 +162,10 @@ def filelog_paths(repo):
             path = item[1]
             if path.startswith(b'data/') and path.endswith(b'.i'):
                 yield path[5:-2]
+
+
+def get_revlog(storage):
+    """the revlog behind a filelog or a manifest storage"""
+    # hg <= 6.3 has no get_revlog()
+    get = getattr(storage, 'get_revlog', None)
+    return get() if get is not None else storage._revlog

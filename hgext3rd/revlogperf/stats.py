@@ -151,14 +151,14 @@ def repository_stats(repo, progress=None):
     changelog_stats.add_revlog(unfiltered.changelog, settings)
     manifest = RevlogStats(b'manifest')
     manifest_rl = unfiltered.manifestlog.getstorage(b'')
-    manifest.add_revlog(manifest_rl._revlog, settings)
+    manifest.add_revlog(compat.get_revlog(manifest_rl), settings)
     filelogs = RevlogStats(b'filelogs')
     paths = sorted(compat.filelog_paths(unfiltered))
     if progress is not None:
         progress.total = len(paths)
     for path in paths:
         fl = unfiltered.file(path)
-        filelogs.add_revlog(fl._revlog, settings)
+        filelogs.add_revlog(compat.get_revlog(fl), settings)
         if progress is not None:
             progress.increment()
     return [changelog_stats, manifest, filelogs]

@@ -14,7 +14,7 @@ from mercurial import (
     registrar,
 )
 
-from .. import compat
+from .. import compat, config
 from . import tasks, timing
 
 eh = exthelper.exthelper()
@@ -173,66 +173,98 @@ def revlog_suite(ui, repo, file_=None, **opts):
     under each other setting (several settings in one --compare are applied
     together) and every task runs under each, the settings alternating,
     --rounds times. The table gives each task's median over the rounds, in
-    milliseconds, and its ratio to the first column (below 1.00 is
+    milliseconds per run, and its ratio to the first column (below 1.00 is
     faster)::
 
       hg perf::revlog-suite -c \\
         --compare 'revlogperf.mmap-index-threshold=off'
+
+    A comparison also runs the current settings a second time (the A/A
+    column): how far its ratio is from 1.00 is the noise of the machine. A
+    ratio no further from 1.00 than that is marked ``~``: within the noise.
     """
     opts = pycompat.byteskwargs(opts)
     cmd = b'perf::revlog-suite'
     if opts[b'rounds'] < 1:
         raise error.InputError(_(b'--rounds must be at least 1'))
-    settings = [[]] + [parse_settings(s) for s in opts[b'compare']]
+    overrides = [parse_overrides(s) for s in opts[b'compare']]
+    columns = [b'current']
+    if overrides:
+        # the baseline against itself: the noise every ratio is read against
+        overrides.insert(0, [])
+        columns.append(b'current again (A/A)')
+    overrides.insert(0, [])
+    columns += opts[b'compare']
     named_revlog(repo, cmd, file_, opts)  # the arguments' errors, first
-    perf = timing.PerfSettings(ui)
+    perf_config = timing.PerfConfig(ui)
     number, repeat, rounds = 50, 3, opts[b'rounds']
-    if perf.stub:
+    if perf_config.stub:
         number = repeat = rounds = 1
-    columns = [b'current'] + opts[b'compare']
-    samples = {}  # (column, task) -> [seconds per round]
-    progress = ui.makeprogress(b'measuring', total=rounds * len(settings))
+    samples = {}  # (column, task) -> [seconds per run, per round]
+    progress = ui.makeprogress(b'measuring', total=rounds * len(columns))
     for round_ in range(rounds):
-        order = range(len(settings))
+        order = range(len(columns))
         if round_ % 2:
             order = reversed(order)  # alternate: noise hits each alike
         for col in order:
-            other = reopen(repo, settings[col])
+            other = reopen(repo, overrides[col])
             rl = named_revlog(other, cmd, file_, opts)
             for name, task in tasks.benchmark_tasks(rl):
-                seconds = timing.best_of(task, number, repeat)
+                seconds = timing.best_of(task, number, repeat) / number
                 samples.setdefault((col, name), []).append(seconds)
             progress.increment()
     progress.complete()
 
     fm = ui.formatter(b'perf', opts)
     fm.plain(
-        _(b'median of %d rounds, best of %d x %d runs, ms\n')
-        % (rounds, repeat, number)
+        _(b'median of %d %s; ms per run, each the best of %d x %d runs\n')
+        % (rounds, _(b'round') if rounds == 1 else _(b'rounds'), repeat, number)
     )
     fm.plain(b'%-8s' % b'task')
     for column in columns:
         fm.plain(b'  %s' % column)
     fm.plain(b'\n')
+    marked = False
     for name, _task in tasks.benchmark_tasks(rl):
         medians, ratios = zip(
             *timing.medians_and_ratios(
                 [samples[(col, name)] for col in range(len(columns))]
             )
         )
+        noise = abs(ratios[1] - 1.0) if overrides[1:] else None
+        within = (
+            [
+                col > 1 and abs(ratio - 1.0) <= noise
+                for col, ratio in enumerate(ratios)
+            ]
+            if noise is not None
+            else [False] * len(columns)
+        )
         fm.startitem()
         fm.write(b'task', b'%-8s', name)
         for col, column in enumerate(columns):
-            text = b'%.3f' % (medians[col] * 1000)
+            text = b'%.4f' % (medians[col] * 1000)
             if col:
-                text += b' (%.2f)' % ratios[col]
+                text += b' (%.2f%s)' % (
+                    ratios[col],
+                    b'~' if within[col] else b' ',
+                )
             fm.plain(b'  %*s' % (len(column), text))
-        fm.data(settings=columns, median=list(medians), ratio=list(ratios))
+        marked = marked or any(within)
+        fm.data(
+            settings=columns,
+            median=list(medians),
+            unit=b'seconds per run',
+            ratio=list(ratios),
+            within_noise=within,
+        )
         fm.plain(b'\n')
+    if marked:
+        fm.plain(_(b'~: within the noise (no further from 1.00 than A/A)\n'))
     fm.end()
 
 
-def parse_settings(spec):
+def parse_overrides(spec):
     """'section.name=value ...' as [(section, name, value)]"""
     parsed = []
     for item in spec.split():
@@ -242,13 +274,19 @@ def parse_settings(spec):
             raise error.InputError(
                 _(b"--compare: expected section.name=value, got '%s'") % item
             )
+        known = config.eh.configtable.get(section, {})
+        if section == config.OPTIONS_KEY and name not in known:
+            raise error.InputError(
+                _(b"--compare: unknown option '%s'") % key,
+                hint=_(b'revlogperf options: %s') % b', '.join(sorted(known)),
+            )
         parsed.append((section, name, value))
     return parsed
 
 
-def reopen(repo, settings):
-    """``repo`` opened anew, with ``settings`` on top of its configuration"""
+def reopen(repo, overrides):
+    """``repo`` opened anew, with ``overrides`` on top of its configuration"""
     ui = repo.baseui.copy()
-    for section, name, value in settings:
+    for section, name, value in overrides:
         ui.setconfig(section, name, value, b'--compare')
     return compat.repository(ui, repo.root)

@@ -22,7 +22,7 @@ from mercurial.utils import stringutil
 DEFAULT_LIMITS = ((3.0, 100), (10.0, 3))
 
 
-class PerfSettings:
+class PerfConfig:
     """the [perf] settings, parsed once per command"""
 
     def __init__(self, ui):
@@ -74,23 +74,23 @@ class Timer:
     """runs benchmarks and writes their results to one formatter"""
 
     def __init__(self, ui, opts):
-        self.settings = PerfSettings(ui)
+        self.perf_config = PerfConfig(ui)
         if not ui._buffers:
             # results go to stderr, as perf.py does
             ui = ui.copy()
             ui.fout = ui.ferr
         self.ui = ui
         self.fm = ui.formatter(b'perf', opts)
-        if not self.settings.stub:
+        if not self.perf_config.stub:
             # an idle period first, against power management, as perf.py
-            time.sleep(self.settings.presleep)
+            time.sleep(self.perf_config.presleep)
 
     def run(self, func, title=None):
         """time ``func`` until the run limits are met, then report it"""
-        if self.settings.stub:
+        if self.perf_config.stub:
             func()  # one run, no timing: for tests
             return
-        self.report(measure(func, self.settings), title)
+        self.report(measure(func, self.perf_config), title)
 
     def report(self, timings, title=None):
         fm = self.fm
@@ -100,7 +100,7 @@ class Timer:
         count = len(timings)
         ordered = sorted(timings)
         rows = [(b'best', ordered[0])]
-        if self.settings.all_timing:
+        if self.perf_config.all_timing:
             average = tuple(sum(x) / count for x in zip(*timings))
             rows += [
                 (b'max', ordered[-1]),
@@ -121,9 +121,9 @@ class Timer:
         self.fm.end()
 
 
-def measure(func, settings):
+def measure(func, perf_config):
     """[(wall, user, sys)] of each run of ``func`` within the limits"""
-    for _run in range(settings.prerun):
+    for _run in range(perf_config.prerun):
         func()
     gc.collect()
     timings = []
@@ -137,7 +137,9 @@ def measure(func, settings):
             (stop - start, after[0] - before[0], after[1] - before[1])
         )
         elapsed = stop - begin
-        if any(elapsed >= t and len(timings) >= n for t, n in settings.limits):
+        if any(
+            elapsed >= t and len(timings) >= n for t, n in perf_config.limits
+        ):
             return timings
 
 
