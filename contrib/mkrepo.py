@@ -118,6 +118,27 @@ class Tree:
         return b''.join(lines)
 
 
+class Heartbeat:
+    """a line at least every 30 s where no progress bar shows (a pipe, a
+    file, a CI log): building a large sample takes minutes"""
+
+    def __init__(self, total, every=30.0):
+        self.total = total
+        self.every = every
+        self.enabled = not sys.stderr.isatty()
+        self.started = self.last = time.monotonic()
+
+    def beat(self, done):
+        now = time.monotonic()
+        if self.enabled and now - self.last >= self.every:
+            self.last = now
+            print(
+                '  %d of %d changesets, %d s'
+                % (done, self.total, now - self.started),
+                flush=True,
+            )
+
+
 def build(args, ui=None):
     ui = ui or uimod.ui.load()
     ui.setconfig(b'format', b'revlog-compression', args.compression.encode())
@@ -127,6 +148,7 @@ def build(args, ui=None):
     progress = ui.makeprogress(
         b'committing', unit=b'changesets', total=args.changesets
     )
+    heartbeat = Heartbeat(args.changesets)
     p1 = repo.nullid
     with repo.wlock(), repo.lock():
         for start in range(0, args.changesets, BATCH):
@@ -139,6 +161,7 @@ def build(args, ui=None):
                 p1 = commit_batch(
                     repo, rng, tree, args, p1, start, stop, progress
                 )
+            heartbeat.beat(stop)
     progress.complete()
     return repo
 
