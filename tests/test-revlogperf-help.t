@@ -118,16 +118,15 @@ The extension's help is its module docstring
                  time reading and decompressing every chunk of a revlog
    perf::revlog-index
                  time opening a revlog and reading every index entry
-                 ("readindex")
    perf::revlog-open
-                 time opening a revlog (benchmark task "openclose")
+                 time opening a revlog
    perf::revlog-sample
-                 time opening a revlog and reading random revisions ("readdata")
+                 time opening a revlog and reading random revisions
    perf::revlog-suite
                  run the four revlog read tasks, under one or more settings, as
                  a table
    perf::revlog-tip
-                 time opening a revlog and reading its tip's text ("readtip")
+                 time opening a revlog and reading its tip's text
   
   (use 'hg help -v revlogperf' to show built-in aliases and global options)
 

@@ -8,13 +8,13 @@
 import os
 
 from mercurial.i18n import _
+from mercurial.revlogutils.constants import KIND_FILELOG
 from mercurial import (
     error,
     exthelper,
     pycompat,
     util,
 )
-from mercurial.revlogutils.constants import KIND_FILELOG
 
 from . import compat
 

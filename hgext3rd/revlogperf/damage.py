@@ -10,6 +10,7 @@ import errno
 import struct
 
 from mercurial.i18n import _
+from mercurial.node import short
 from mercurial import (
     error,
     extensions,
@@ -18,7 +19,6 @@ from mercurial import (
     policy,
     revlog,
 )
-from mercurial.node import short
 from mercurial.utils import stringutil
 
 from . import hotwrap

@@ -45,11 +45,12 @@ def _timed_task(ui, repo, file_, opts, cmd, name, **task_args):
 
 @eh.command(b'perf::revlog-open', REVLOG_OPTS, SYNOPSIS, helpcategory=CATEGORY)
 def revlog_open(ui, repo, file_=None, **opts):
-    """time opening a revlog (benchmark task "openclose")
+    """time opening a revlog
 
     The revlog is opened anew each run, as a starting process opens it: its
     index is read, or mmapped where it is large enough (see
-    ``revlogperf.mmap-index-threshold``).
+    ``revlogperf.mmap-index-threshold``). The historical revlog benchmark
+    called this task "openclose".
     """
     opts = pycompat.byteskwargs(opts)
     _rl, timer = _timed_task(
@@ -66,10 +67,12 @@ def revlog_open(ui, repo, file_=None, **opts):
     helpcategory=CATEGORY,
 )
 def revlog_index(ui, repo, file_=None, **opts):
-    """time opening a revlog and reading every index entry ("readindex")
+    """time opening a revlog and reading every index entry
 
     With --memory, also report the peak Python memory allocated while every
-    entry is read, what stays allocated after, and the bytes per entry.
+    entry is read, what stays allocated after, and the bytes per entry. An
+    index that builds each entry when it is read, and keeps none, retains
+    0 bytes per entry. The historical task name is "readindex".
     """
     opts = pycompat.byteskwargs(opts)
     rl, timer = _timed_task(
@@ -89,12 +92,17 @@ def revlog_index(ui, repo, file_=None, **opts):
             len(rl),
             float(retained) / max(1, len(rl)),
         )
+        if retained < len(rl):
+            fm.plain(_(b'! (the index keeps none of the entries it built)\n'))
     timer.end()
 
 
 @eh.command(b'perf::revlog-tip', REVLOG_OPTS, SYNOPSIS, helpcategory=CATEGORY)
 def revlog_tip(ui, repo, file_=None, **opts):
-    """time opening a revlog and reading its tip's text ("readtip")"""
+    """time opening a revlog and reading its tip's text
+
+    The historical task name is "readtip".
+    """
     opts = pycompat.byteskwargs(opts)
     _rl, timer = _timed_task(ui, repo, file_, opts, b'perf::revlog-tip', b'tip')
     timer.end()
@@ -111,10 +119,11 @@ def revlog_tip(ui, repo, file_=None, **opts):
     helpcategory=CATEGORY,
 )
 def revlog_sample(ui, repo, file_=None, **opts):
-    """time opening a revlog and reading random revisions ("readdata")
+    """time opening a revlog and reading random revisions
 
     500 revisions by default, chosen at random with a fixed seed and read
-    in forward order, as the historical revlog benchmark read them.
+    in forward order, as the historical revlog benchmark read them (its
+    task "readdata").
     """
     opts = pycompat.byteskwargs(opts)
     if opts[b'count'] < 1:
@@ -160,7 +169,13 @@ def revlog_decompress(ui, repo, file_=None, **opts):
             _(b'also run under these settings (section.name=value ...)'),
             _(b'SETTINGS'),
         ),
-        (b'', b'rounds', 3, _(b'alternate the settings this many times')),
+        (
+            b'',
+            b'rounds',
+            3,
+            _(b'alternate the settings this many times'),
+            _(b'N'),
+        ),
     ],
     SYNOPSIS,
     helpcategory=CATEGORY,

@@ -5,7 +5,6 @@
 # the tip's text, read 500 random revisions in forward order.
 
 import random
-import tracemalloc
 
 from mercurial.revlogutils import constants
 
@@ -101,6 +100,8 @@ def index_memory(rl):
     Seed 002: an index that caches each entry it hands out costs about 200
     bytes per entry; one that builds entries on demand retains nothing.
     """
+    import tracemalloc  # here, not when the extension loads
+
     opened = reopener(rl)()
     entries = opened.index
     started = tracemalloc.is_tracing()

@@ -11,7 +11,6 @@
 
 import gc
 import os
-import statistics
 import time
 
 from mercurial.i18n import _
@@ -160,6 +159,10 @@ def medians_and_ratios(samples):
     ``samples`` holds one list of measurements per column; a ratio below
     1.0 is faster than the first column.
     """
+    # imported here, not when the extension loads: it costs milliseconds
+    # (with fractions) that only this command should pay
+    import statistics
+
     medians = [statistics.median(column) for column in samples]
     first = medians[0]
     return [(m, m / first if first else 0.0) for m in medians]
