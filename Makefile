@@ -63,6 +63,9 @@ bench: setup $(VENV)/.chart $(if $(REPO),,$(SAMPLE).built)
 	$(PY) contrib/bench.py $(BENCH_REPO) --rounds $(ROUNDS) \
 	    --json bench-results/bench-hg$(HG_VERSION).json \
 	    --chart bench-results/bench-hg$(HG_VERSION).png
+	$(PY) contrib/bench_commands.py $(BENCH_REPO) --rounds $(ROUNDS) \
+	    --json bench-results/commands-hg$(HG_VERSION).json \
+	    --chart bench-results/commands-hg$(HG_VERSION).png
 
 $(VENV)/.chart: $(VENV)/.installed
 	$(VENV)/bin/pip install -q matplotlib
@@ -93,7 +96,9 @@ test-release: setup
 
 # Mercurial's own style checks, as its test-check-format.t and
 # test-check-code.t run them: black (settings in pyproject.toml) and
-# contrib/check-code.py, then pyflakes, as test-check-pyflakes.t runs it.
+# contrib/check-code.py, then pyflakes, as test-check-pyflakes.t runs it,
+# and contrib/import-checker.py (test-check-module-imports.t) on the
+# extension; then the package as PyPI would show it (twine --strict).
 # Always the newest release's: older check-code.py still enforces Python 2
 # rules that Mercurial has dropped since.
 NEWEST := $(lastword $(MATRIX))
@@ -110,9 +115,17 @@ check-style: $(CACHE)/.fetched $(VENV)/.checkers
 	$(VENV)/bin/black --check --diff .
 	$(PY) $(CACHE)/contrib/check-code.py $(SOURCES)
 	$(PY) -m pyflakes $(filter %.py,$(SOURCES))
+	$(PY) contrib/importcheck.py $(CACHE)/contrib/import-checker.py \
+	    $(filter hgext3rd/%.py,$(SOURCES))
+	@# the package as PyPI would show it: sdist (with the tests) and wheel
+	rm -rf $(DIST)
+	$(PY) -m build -q --no-isolation --outdir $(DIST) . >/dev/null
+	$(VENV)/bin/twine check --strict $(DIST)/*
+
+DIST := .cache/dist
 
 $(VENV)/.checkers: $(VENV)/.installed
-	$(VENV)/bin/pip install -q 'black>=23,<24' pyflakes
+	$(VENV)/bin/pip install -q 'black>=23,<24' pyflakes build twine
 	touch $@
 
 # HG_TESTS_DIR: the release's own tests, which some unit tests run too

@@ -25,6 +25,8 @@ setup(
     description='Mercurial extension: faster, leaner revlog reads, measured',
     long_description=read_readme(),
     long_description_content_type='text/markdown',
+    author='The revlogperf developers',
+    # an SPDX expression: setuptools deprecates license classifiers
     license='GPL-2.0-or-later',
     license_files=['LICENSE'],
     packages=find_packages(include=['hgext3rd', 'hgext3rd.*']),
@@ -45,6 +47,8 @@ setup(
         'Operating System :: POSIX',
         'Programming Language :: Python :: 3',
         'Programming Language :: Python :: 3 :: Only',
+        # the one CI runs
+        'Programming Language :: Python :: 3.11',
         'Topic :: Software Development :: Version Control :: Mercurial',
     ],
 )
