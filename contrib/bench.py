@@ -5,20 +5,24 @@
 
 Each round runs one child process per configuration, alternating, so that a
 noisy machine hits both alike. A child opens REPO (read-only) and times the
-four benchmark tasks on the changelog — open (the revlog object), index (open, read
-every entry), tip (open, read the tip's text), sample (open, read 500 random
-revisions in forward order), each 50 iterations, min of 3 — then one
-decompression of every changelog chunk and one read of every changelog
-revision, forward and in reverse, each by a revlog opened anew. ``hg log -l
-5`` is timed as a whole process. The table gives the median over rounds of
-each figure and the ratio revlogperf / Mercurial
-(below 1.00 is faster); ``--chart`` draws the ratios (needs matplotlib).
+four benchmark tasks on the changelog — open (the revlog object), index (open,
+read every entry), tip (open, read the tip's text), sample (open, read 500
+random revisions in forward order), each the best of 3 batches (of 50 runs;
+5 for index and sample) — then one decompression of every changelog chunk
+and one read of every changelog revision, forward and in reverse, each by a
+revlog opened anew. ``hg log -l 5`` is timed as a whole process. The table
+gives per task what one operation is, its median time over the rounds in ms
+per operation, and the ratio revlogperf / Mercurial (the median of the
+rounds' ratios; below 1.00 is faster) with its spread (lowest and highest
+round), ``~`` marking a spread that crosses 1.00; ``--chart`` draws the
+ratios and spreads (needs matplotlib).
 """
 
 import argparse
 import compileall
 import json
 import os
+import statistics
 import subprocess
 import sys
 import time
@@ -26,16 +30,19 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 EXTENSION = os.path.join(HERE, '..', 'hgext3rd', 'revlogperf')
 CONFIGS = ('Mercurial', '+revlogperf')
-TASKS = (
-    'open',
-    'index',
-    'tip',
-    'sample',
-    'decompress',
-    'read all',
-    'read reverse',
-    'hg log -l 5',
-)
+TASKS = {
+    # task: what one operation is
+    'open': 'open the changelog',
+    'index': 'open, read every entry',
+    'tip': 'open, read the tip',
+    'sample': 'open, read 500 revisions',
+    'decompress': 'every chunk, once',
+    'read all': 'every revision, forward',
+    'read reverse': 'every revision, reverse',
+    'hg log -l 5': 'a whole process',
+}
+# the benchmark tasks run in batches (the best of 3 is kept)
+BATCHES = {'open': 50, 'index': 5, 'tip': 50, 'sample': 5}
 
 
 def child(repo_path, with_extension):
@@ -53,11 +60,10 @@ def child(repo_path, with_extension):
     repo = compat.repository(ui, repo_path.encode())
     rl = repo.unfiltered().changelog
     seed = dict(tasks.benchmark_tasks(rl))
+    # seconds per operation: the best of 3 batches, divided by the batch
     out = {
-        'open': timing.best_of(seed[b'open'], 50, 3),
-        'index': timing.best_of(seed[b'index'], 5, 3),
-        'tip': timing.best_of(seed[b'tip'], 50, 3),
-        'sample': timing.best_of(seed[b'sample'], 5, 3),
+        task: timing.best_of(seed[task.encode()], number, 3) / number
+        for task, number in BATCHES.items()
     }
     reopen = tasks.reopener(rl)
     owner = compat.chunk_owner(reopen())
@@ -127,24 +133,51 @@ def main(argv=None):
             )
     sys.stderr.write('\r' + ' ' * 40 + '\r')
 
-    sys.path.insert(0, os.path.join(HERE, '..'))
     from mercurial import util
-    from hgext3rd.revlogperf.perf import timing
 
     version = util.version().decode()
     rows = []
-    for task in TASKS:
-        (a, _one), (b, ratio) = timing.medians_and_ratios(
-            [raw[c][task] for c in CONFIGS]
+    for task, operation in TASKS.items():
+        core, ext = (raw[c][task] for c in CONFIGS)
+        ratios = [b / a for a, b in zip(core, ext) if a]
+        rows.append(
+            {
+                'task': task,
+                'operation': operation,
+                'ms': [
+                    statistics.median(core) * 1e3,
+                    statistics.median(ext) * 1e3,
+                ],
+                'ratio': statistics.median(ratios),
+                'spread': [min(ratios), max(ratios)],
+            }
         )
-        rows.append((task, a, b, ratio))
     print(
-        '%s, Mercurial %s, %d rounds (median, ms)'
-        % (args.repo, version, args.rounds)
+        '%s, Mercurial %s, %d round%s: ms per operation, median of the rounds'
+        % (args.repo, version, args.rounds, '' if args.rounds == 1 else 's')
     )
-    print('%-12s %12s %12s %7s' % ('task', *CONFIGS, 'ratio'))
-    for task, a, b, ratio in rows:
-        print('%-12s %12.2f %12.2f %7.2f' % (task, a * 1e3, b * 1e3, ratio))
+    print(
+        '%-13s %-25s %10s %12s %6s %11s'
+        % ('task', 'one operation', *CONFIGS, 'ratio', 'spread')
+    )
+    for row in rows:
+        low, high = row['spread']
+        print(
+            '%-13s %-25s %10.3f %12.3f %5.2f%s %5.2f-%-5.2f'
+            % (
+                row['task'],
+                row['operation'],
+                row['ms'][0],
+                row['ms'][1],
+                row['ratio'],
+                '~' if low <= 1.0 <= high else ' ',
+                low,
+                high,
+            )
+        )
+    print(
+        '~: within the noise (the spread of the rounds\' ratios crosses 1.00)'
+    )
     if args.json:
         with open(args.json, 'w') as fp:
             json.dump(
@@ -152,6 +185,8 @@ def main(argv=None):
                     'repo': args.repo,
                     'mercurial': version,
                     'rounds': args.rounds,
+                    'unit': 'seconds per operation',
+                    'summary': rows,
                     'seconds': raw,
                 },
                 fp,
@@ -171,33 +206,58 @@ def main(argv=None):
 
 
 def chart(rows, path, title):
-    """a bar per task: time with revlogperf relative to Mercurial alone"""
+    """a bar per task, its spread as an error bar, coloured by it"""
     import matplotlib
 
     matplotlib.use('Agg')
-    from matplotlib import pyplot
+    from matplotlib import patches, pyplot
 
-    tasks = [r[0] for r in rows][::-1]
-    ratios = [r[3] for r in rows][::-1]
-    fig, ax = pyplot.subplots(figsize=(7, 0.5 * len(rows) + 1.2))
-    colors = [
-        'tab:green' if r < 0.95 else 'tab:red' if r > 1.05 else 'tab:gray'
-        for r in ratios
-    ]
-    ax.barh(tasks, ratios, color=colors)
+    rows = rows[::-1]
+    colours = {
+        'faster': 'tab:green',
+        'within the noise': 'tab:gray',
+        'slower': 'tab:red',
+    }
+
+    def verdict(row):
+        low, high = row['spread']
+        if high < 1.0:
+            return 'faster'
+        if low > 1.0:
+            return 'slower'
+        return 'within the noise'
+
+    fig, ax = pyplot.subplots(figsize=(7.5, 0.45 * len(rows) + 1.6))
+    ax.barh(
+        [r['task'] for r in rows],
+        [r['ratio'] for r in rows],
+        xerr=[
+            [r['ratio'] - r['spread'][0] for r in rows],
+            [r['spread'][1] - r['ratio'] for r in rows],
+        ],
+        capsize=3,
+        color=[colours[verdict(r)] for r in rows],
+    )
     ax.axvline(1.0, color='black', linewidth=1)
-    for y, (ratio, row) in enumerate(zip(ratios, rows[::-1])):
+    for y, row in enumerate(rows):
         ax.text(
-            ratio,
+            row['spread'][1] + 0.02,
             y,
-            ' %.2f (%.1f vs %.1f ms)' % (ratio, row[2] * 1e3, row[1] * 1e3),
+            '%.2f (%.3g vs %.3g ms per operation)'
+            % (row['ratio'], row['ms'][1], row['ms'][0]),
             va='center',
-            fontsize=8,
+            fontsize=7,
         )
-    ax.set_xlim(0, max(1.2, max(ratios) * 1.5))
+    ax.set_xlim(0, max(1.4, max(r['spread'][1] for r in rows) * 1.6))
     ax.set_xlabel(
-        'time with revlogperf / time with Mercurial alone '
-        '(below 1 is faster)'
+        'time with revlogperf / with Mercurial alone, median of rounds;'
+        '\nbars: lowest to highest round (below 1 is faster)',
+        fontsize=8,
+    )
+    ax.legend(
+        handles=[patches.Patch(color=c, label=l) for l, c in colours.items()],
+        fontsize=7,
+        loc='lower right',
     )
     ax.set_title(title, fontsize=9)
     fig.tight_layout()
