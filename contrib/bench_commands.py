@@ -240,64 +240,19 @@ def print_table(rows, title):
 
 
 def chart(rows, path, title):
-    """a bar per command, its spread as an error bar, coloured by it"""
-    import matplotlib
+    """a bar per command: its ratio and spread (benchchart.py)"""
+    sys.path.insert(0, HERE)
+    import benchchart
 
-    matplotlib.use('Agg')
-    from matplotlib import patches, pyplot
-
-    rows = rows[::-1]
-    names = [r['command'] for r in rows]
-    ratios = [r['ratio'] for r in rows]
-    low = [r['ratio'] - r['spread'][0] for r in rows]
-    high = [r['spread'][1] - r['ratio'] for r in rows]
-    colours = {
-        'faster': 'tab:green',
-        'within the noise': 'tab:gray',
-        'slower': 'tab:red',
-    }
-
-    def verdict(row):
-        lo, hi = row['spread']
-        if hi < 1.0:
-            return 'faster'
-        if lo > 1.0:
-            return 'slower'
-        return 'within the noise'
-
-    fig, ax = pyplot.subplots(figsize=(7.5, 0.45 * len(rows) + 1.6))
-    ax.barh(
-        names,
-        ratios,
-        xerr=[low, high],
-        capsize=3,
-        color=[colours[verdict(r)] for r in rows],
+    benchchart.draw(
+        [row['command'] for row in rows],
+        rows,
+        path,
+        title,
+        lambda row: '%.2f (%.2f vs %.2f s)'
+        % (row['ratio'], row['wall'][1], row['wall'][0]),
+        'wall time',
     )
-    ax.axvline(1.0, color='black', linewidth=1)
-    for y, row in enumerate(rows):
-        ax.text(
-            row['spread'][1] + 0.02,
-            y,
-            '%.2f (%.2f vs %.2f s)'
-            % (row['ratio'], row['wall'][1], row['wall'][0]),
-            va='center',
-            fontsize=7,
-        )
-    ax.set_xlim(0, max(1.4, max(r['spread'][1] for r in rows) * 1.45))
-    ax.set_xlabel(
-        'wall time with revlogperf / with Mercurial alone, median of rounds;'
-        '\nbars: lowest to highest round (below 1 is faster)',
-        fontsize=8,
-    )
-    ax.legend(
-        handles=[patches.Patch(color=c, label=l) for l, c in colours.items()],
-        fontsize=7,
-        loc='lower right',
-    )
-    ax.set_title(title, fontsize=9)
-    fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    print('chart: %s' % path)
 
 
 def main(argv=None):
