@@ -35,8 +35,9 @@ ROOT = os.path.join(HERE, '..')
 EXTENSION = os.path.join(ROOT, 'hgext3rd', 'revlogperf')
 
 
-def child(repo_path, extension, overrides):
-    """time the two tasks in this process; print 'open first-read' in us"""
+def open_repo(repo_path, extension, overrides):
+    """(the repository, its filelog paths), opened in this process with
+    or without revlogperf, with ``overrides`` (section.name=value)"""
     sys.path.insert(0, ROOT)
     from mercurial import extensions, ui as uimod
     from hgext3rd.revlogperf import compat
@@ -51,7 +52,12 @@ def child(repo_path, extension, overrides):
         ui.setconfig(b'extensions', b'revlogperf', extension.encode())
         extensions.loadall(ui)
     repo = compat.repository(ui, repo_path.encode()).unfiltered()
-    paths = sorted(compat.filelog_paths(repo))
+    return repo, sorted(compat.filelog_paths(repo))
+
+
+def child(repo_path, extension, overrides):
+    """time the two tasks in this process; print 'open first-read' in us"""
+    repo, paths = open_repo(repo_path, extension, overrides)
     clock = time.perf_counter
     opens, reads = [], []
     for _pass in range(3):
@@ -72,21 +78,7 @@ def counted_child(repo_path, extension, overrides, task, passes):
     none is what the task costs; prints the number of filelogs"""
     import gc
 
-    sys.path.insert(0, ROOT)
-    from mercurial import extensions, ui as uimod
-    from hgext3rd.revlogperf import compat
-
-    ui = uimod.ui.load()
-    ui.setconfig(b'devel', b'all-warnings', b'no')
-    for item in overrides:
-        name, value = item.split('=', 1)
-        section, key = name.split('.', 1)
-        ui.setconfig(section.encode(), key.encode(), value.encode())
-    if extension:
-        ui.setconfig(b'extensions', b'revlogperf', extension.encode())
-        extensions.loadall(ui)
-    repo = compat.repository(ui, repo_path.encode()).unfiltered()
-    paths = sorted(compat.filelog_paths(repo))
+    repo, paths = open_repo(repo_path, extension, overrides)
     for path in paths[:50]:
         repo.file(path)
     gc.collect()  # not counted: a collection due anyway would be
