@@ -40,7 +40,7 @@ MEMREPORT = os.path.join(HERE, 'memreport.py')
 CONFIGS = ('Mercurial', '+revlogperf')
 
 
-def commands(repo, distant, path):
+def commands(distant, path):
     """(name, hg arguments, runs in the share) for each command timed"""
     return [
         ('startup: version -q', ['version', '-q'], False),
@@ -287,7 +287,7 @@ def main(argv=None):
     distant, path = args.distant or distant, args.file or path
     todo = [
         c
-        for c in commands(repo, distant, path)
+        for c in commands(distant, path)
         if (path is not None or c[0] not in ('annotate', 'log -f FILE'))
         and (not args.only or c[0] in args.only)
     ]

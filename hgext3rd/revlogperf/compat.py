@@ -40,15 +40,6 @@ else:  # hg <= 6.5
     DECOMPRESSION_OWNER = revlog.revlog
 
 
-# The revlog method that makes the DECOMPRESSION_OWNER, with a short
-# positional signature (wrapping the owner's __init__ would repack its dozen
-# keyword arguments at every revlog opened)
-if hasattr(revlog.revlog, '_load_inner'):
-    OWNER_MADE_IN = '_load_inner'
-else:  # hg <= 6.5: the revlog itself, set up in _loadindex
-    OWNER_MADE_IN = '_loadindex'
-
-
 def chunk_owner(rl):
     """the DECOMPRESSION_OWNER of a revlog object"""
     return getattr(rl, INNER, rl) if INNER else rl

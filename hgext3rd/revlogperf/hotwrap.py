@@ -12,18 +12,23 @@ def hot_wrapper(eh, container, name):
 
     ``exthelper.wrapfunction``'s counterpart, for read paths: the
     replacement is made at extsetup from the method in place then, which it
-    calls directly. The chain stays visible to
-    ``extensions.getwrapperchain`` and ``unwrapfunction``.
+    calls directly. It stays in Mercurial's wrapper chain: where another
+    extension's wrapper is removed (``extensions.unwrapfunction``), the
+    chain is wrapped again with ``unbound``, which works as any wrapper,
+    at bind's cost.
     """
 
     def register(make):
+        def unbound(orig, *args, **kwargs):
+            return make(orig)(*args, **kwargs)
+
         @eh.extsetup
         def wrap(ui):
             orig = getattr(container, name)
             replacement = make(orig)
             # what extensions.wrapfunction records of a wrapper
             replacement._origfunc = orig
-            replacement._unboundwrapper = make
+            replacement._unboundwrapper = unbound
             setattr(container, name, replacement)
 
         return make
