@@ -10,10 +10,14 @@
 # maps keep the old inode and stay readable, new readers see the short file,
 # and a file hardlinked into another repository is never written through.
 #
+# Every shortened file is replaced, even one that keeps every page it had:
+# a map of it still covers the bytes cut off, and the next append writes
+# other bytes there. hgweb workers served wrong pages so (changesets not
+# found, "rev -1" logs; contrib/bench_server.py, 7.2.4, 2026-12), as core's
+# own index maps do; a file handle of the old inode keeps reading it whole.
+#
 # The replacement must leave what core leaves, or it is not made: the file
 # is then truncated in place, as core does, with a one-line warning.
-# - A file that keeps every page it had (most filelogs are smaller than a
-#   page) cannot raise SIGBUS in a map: in place, at no cost.
 # - The copy needs room for the kept bytes: on a full disk, in place.
 # - The copy must have the original's owner, group and mode (a store shared
 #   by a group): where the writer cannot give them, in place.
@@ -25,7 +29,6 @@
 # removed by the next transaction or ``hg recover``.
 
 import errno
-import mmap
 import os
 import stat
 
@@ -43,7 +46,6 @@ from . import config
 
 eh = exthelper.exthelper()
 
-_PAGE = mmap.PAGESIZE
 COPY_SUFFIX = b'.revlogperf-shortened~'
 """what the name of a shortened copy ends with, until it is renamed"""
 COPIES_RECORD = b'revlogperf-copies'
@@ -112,8 +114,8 @@ class ReplacingTruncate:
         if size is None:
             size = fp.tell()
         fp.flush()
-        if not unmaps_pages(os.fstat(fp.fileno()).st_size, size):
-            return fp.truncate(size)
+        if size >= os.fstat(fp.fileno()).st_size:
+            return fp.truncate(size)  # nothing cut off
         path = fp.name
         try:
             replace_with_prefix(self._vfs.base, path, size)
@@ -138,23 +140,6 @@ class CannotReplace(Exception):
     def __init__(self, reason):
         super().__init__(reason)
         self.reason = reason
-
-
-def unmaps_pages(old_size, new_size):
-    """would shortening a file from ``old_size`` to ``new_size`` take from
-    a map of it a page that it touches?
-
-    Only a page wholly past the new end raises SIGBUS; within the last
-    page, a map reads zeros past the end. Most filelogs are smaller than a
-    page: they are truncated in place, as core does, at no cost.
-    """
-    if new_size >= old_size:
-        return False
-    return _pages(new_size) < _pages(old_size)
-
-
-def _pages(size):
-    return (size + _PAGE - 1) // _PAGE
 
 
 def replace_with_prefix(store, path, size):

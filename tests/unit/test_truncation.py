@@ -74,32 +74,25 @@ def test_hardlinked_copy_is_never_written_through(tmp_path):
     assert len((tmp_path / 'clone.i').read_bytes()) == 10000
 
 
-def test_truncate_keeping_every_page_is_core_truncate(tmp_path):
+def test_truncate_to_the_same_size_is_core_truncate(tmp_path):
     opener, path = store(tmp_path, b'abcdef')
     inode = path.stat().st_ino
     with opener(b'x.i', b'ab') as fp:
-        fp.truncate(6)  # same size
-        fp.truncate(3)  # within the one page
+        fp.truncate(6)  # nothing cut off
+        fp.truncate(9)  # longer
     assert path.stat().st_ino == inode
-    assert path.read_bytes() == b'abc'
 
 
-@pytest.mark.parametrize(
-    'old, new, unmaps',
-    [
-        (10, 10, False),
-        (10, 12, False),
-        (4096, 1, False),
-        (4097, 4096, True),
-        (3, 0, True),
-        (8192, 4097, False),
-        (10000, 15, True),
-        (0, 0, False),
-    ],
-)
-def test_unmaps_pages(old, new, unmaps, monkeypatch):
-    monkeypatch.setattr(truncation, '_PAGE', 4096)
-    assert truncation.unmaps_pages(old, new) is unmaps
+def test_a_map_keeps_what_a_shortening_within_a_page_cut_off(tmp_path):
+    # the next append would write other bytes where the map still reads
+    opener, path = store(tmp_path, b'abcdef')
+    with path.open('rb') as fp:
+        old_map = mmap.mmap(fp.fileno(), 0, access=mmap.ACCESS_READ)
+    with opener(b'x.i', b'ab') as fp:
+        fp.truncate(3)
+        fp.write(b'XYZ')
+    assert path.read_bytes() == b'abcXYZ'
+    assert old_map[:] == b'abcdef'
 
 
 def test_only_the_store_vfs_replaces(tmp_path):
