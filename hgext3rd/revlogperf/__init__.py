@@ -110,51 +110,40 @@ load together. ``hg perf::revlog-suite --compare SETTINGS`` compares
 settings side by side in one process.
 """
 
-from mercurial import (
-    exthelper,
-    localrepo,
-)
+from mercurial import localrepo
 
 from . import (
-    config,
-    damage,
-    decompress,
+    commands,
+    configitems,
+    lazymodule,
     metadata,
-    mmapindex,
-    readpath,
-    stats,
-    truncation,
 )
-from .perf import commands as perfcommands
 
 __version__ = metadata.__version__
 testedwith = metadata.testedwith
 minimumhgversion = metadata.minimumhgversion
 
-eh = exthelper.exthelper()
-eh.merge(config.eh)
-eh.merge(mmapindex.eh)
-eh.merge(readpath.eh)
-eh.merge(damage.eh)
-eh.merge(decompress.eh)
-eh.merge(perfcommands.eh)
-eh.merge(stats.eh)
-eh.merge(truncation.eh)
+# Loading revlogperf imports its options and commands only: its wrappers
+# wait until Mercurial runs localrepo, which makes every local repository
+# (activation.py). Each command imports what it does when it runs.
+configtable = configitems.configtable
+cmdtable = commands.cmdtable
 
 
 def featuresetup(ui, supported):
     # here, not in decompress: Mercurial runs only the functions of the
     # modules it loaded as extensions
+    from . import decompress
+
     supported.update(decompress.readable_requirements())
 
 
-@eh.uisetup
-def _register_featuresetup(ui):
+def uisetup(ui):
+    lazymodule.after_load(localrepo, lambda: _activate(ui))
+
+
+def _activate(ui):
+    from . import activation
+
+    activation.activate(ui)
     localrepo.featuresetupfuncs.add(featuresetup)
-
-
-cmdtable = eh.cmdtable
-configtable = eh.configtable
-uisetup = eh.finaluisetup
-extsetup = eh.finalextsetup
-reposetup = eh.finalreposetup

@@ -95,16 +95,20 @@ def raw_chunk(owner, rev):
     return bytes(owner._getsegmentforrevs(rev, rev)[1])  # hg <= 6.5
 
 
-def core_knows_config(section, name):
-    """True when this release registers ``section.name`` itself"""
-    from mercurial import configitems
+def _core_signature(func):
+    """the signature of ``func`` as core defines it
 
-    return name in configitems.coreitems.get(section, {})
+    revlogperf sets up after every extension (activation.py): another may
+    have wrapped ``func`` by then.
+    """
+    while hasattr(func, '_origfunc'):  # extensions.wrapfunction's wrappers
+        func = func._origfunc
+    return inspect.signature(func)
 
 
 # hg <= 6.8 never pre-populates a map (and has no ``pre_populate``)
 _MMAPREAD_POPULATES = (
-    'pre_populate' in inspect.signature(util.mmapread).parameters
+    'pre_populate' in _core_signature(util.mmapread).parameters
 )
 
 
@@ -123,7 +127,7 @@ def mmapread_lazily(fp, size=None):
 
 # hg <= 7.0 has no ``writable`` argument (7.2 requires it for filelogs)
 _REVLOG_TAKES_WRITABLE = (
-    'writable' in inspect.signature(revlog.revlog.__init__).parameters
+    'writable' in _core_signature(revlog.revlog.__init__).parameters
 )
 
 

@@ -1,6 +1,6 @@
-# config.py - every revlogperf config item, with its default and why
+# config.py - a repository's revlogperf settings, read once
 #
-# The items are read once per repository, when its store vfs is set up, into
+# The items of configitems.py are read once per repository, when its store vfs is set up, into
 # a ``Settings`` object kept in the store vfs options: revlogs find them
 # there, so two repositories in one process each follow their own
 # configuration, and nothing is re-read on a read path.
@@ -16,66 +16,9 @@ from mercurial import (
     util,
 )
 
-from . import compat
+from . import compat, configitems
 
 eh = exthelper.exthelper()
-
-# Revlog indexes of at least this many bytes are mmapped instead of read
-# whole. The default is core's own since 6.9 (1 MB): below it, reading the
-# file costs less than setting up the map. ``off`` disables index mmap.
-# ``experimental.mmapindexthreshold`` is the historical name (hg <= 6.8
-# honoured it; later releases ignore it) and keeps working on every release.
-_ALIASES = {b'mmap-index-threshold': (b'experimental', b'mmapindexthreshold')}
-"""the older names of revlogperf's options, which users may set instead"""
-
-eh.configitem(
-    b'revlogperf',
-    b'mmap-index-threshold',
-    default=b'1 MB',
-    alias=[_ALIASES[b'mmap-index-threshold']],
-)
-
-# Large filelogs exist (a file changed in 100k revisions has a 6.4 MB
-# index), but core never mmaps them. On by default, so that every revlog
-# follows the one threshold.
-eh.configitem(b'revlogperf', b'mmap-filelogs', default=True)
-
-# Revlog data files (.d) of at least this many bytes are mapped once per
-# revlog and chunks are served as slices of the map, without a file read
-# per chunk: reading 500 random changelog revisions of a 100k repository
-# took 0.30 of the time on 7.2.4 (make bench, README), and no read measured
-# slower. 1 MB, as for indexes. Off
-# on Windows, where a mapped file cannot be replaced (strip, upgrade).
-# Revlogperf's writers replace the files they shorten (truncation.py); a
-# writer without revlogperf still truncates in place, as core does under
-# its own index maps.
-eh.configitem(
-    b'revlogperf',
-    b'mmap-data-threshold',
-    default=b'off' if pycompat.iswindows else b'1 MB',
-)
-
-# At most this many data files are mapped at once in a process, the least
-# recently used let go first: each map holds a file descriptor, and a
-# server or a command reading hundreds of large filelogs must not run out
-# (a typical limit is 1024 descriptors, 256 on macOS). 64 keeps the
-# changelog, the manifest and the busiest filelogs mapped.
-eh.configitem(b'revlogperf', b'mmap-data-budget', default=64)
-
-# Say which index files get mmapped. Off by default: it is for diagnosis.
-eh.configitem(b'revlogperf', b'trace-mmap', default=False)
-
-# Decompress chunks through revlogperf's per-revlog dispatcher. On by
-# default: it returns exactly what core returns, and is faster for zstd.
-eh.configitem(b'revlogperf', b'fast-decompress', default=True)
-
-# hg <= 6.8 does not know core's own mmap options; revlogperf honours them
-# on every release, so register them where core does not.
-if not compat.core_knows_config(b'storage', b'revlog.mmap.index'):
-    eh.configitem(b'storage', b'revlog.mmap.index', default=True)
-    eh.configitem(
-        b'storage', b'revlog.mmap.index:size-threshold', default=b'1 MB'
-    )
 
 OPTIONS_KEY = b'revlogperf'
 """where a repository's ``Settings`` live in its store vfs options"""
@@ -211,7 +154,7 @@ def _size_or_off(ui, name):
     if value is None or value.strip().lower() in _OFF:
         return None
     key = b'revlogperf.%s' % name
-    alias = _ALIASES.get(name)
+    alias = configitems.ALIASES.get(name)
     if alias and not ui.hasconfig(b'revlogperf', name):
         key = b'%s.%s' % alias
     hint = _(b"use a size such as '4k' or '1 MB', or 'off'")

@@ -9,10 +9,7 @@ import collections
 from mercurial.i18n import _
 from mercurial.node import nullrev
 from mercurial import (
-    cmdutil,
-    exthelper,
     pycompat,
-    registrar,
     util,
 )
 
@@ -23,10 +20,6 @@ from . import (
     decompress,
     truncation,
 )
-
-eh = exthelper.exthelper()
-
-HEADERS = {**decompress.CHUNK_HEADERS, b'': b'empty'}
 
 
 class RevlogStats:
@@ -129,10 +122,11 @@ def chunk_headers(rl):
     if not len(rl):
         return counts  # nothing stored: its files may not even exist
     owner = compat.chunk_owner(rl)
+    kinds = {**decompress.CHUNK_HEADERS, b'': b'empty'}
     with rl.reading():
         for rev in range(len(rl)):
             header = compat.raw_chunk(owner, rev)[0:1]
-            counts[HEADERS.get(header, b'other')] += 1
+            counts[kinds.get(header, b'other')] += 1
     return counts
 
 
@@ -164,25 +158,8 @@ def repository_stats(repo, progress=None):
     return [changelog_stats, manifest, filelogs]
 
 
-@eh.command(
-    b'debug-revlog-storage',
-    cmdutil.formatteropts,
-    b'',
-    helpcategory=registrar.command.CATEGORY_MAINTENANCE,
-)
 def debug_revlog_storage(ui, repo, **opts):
-    """show how this repository's revlogs are stored
-
-    For the changelog, the manifest and all filelogs together: revisions,
-    index and data sizes, the share of revisions stored as full texts and
-    as deltas, the average and longest delta chain (in revisions, the full
-    text included), the compression of the stored chunks (zlib, zstd,
-    stored as is, ``u`` for uncompressed, empty), and how many indexes are
-    mmapped under the current settings. It only reads.
-
-    Changelogs read fastest without delta chains; where the changelog still
-    has them, the report names the command that rewrites it.
-    """
+    """the work of ``commands.debug_revlog_storage``"""
     opts = pycompat.byteskwargs(opts)
     progress = ui.makeprogress(_(b'reading filelogs'), unit=_(b'filelogs'))
     all_stats = repository_stats(repo, progress)

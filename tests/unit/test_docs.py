@@ -9,13 +9,13 @@ import os
 import re
 
 import hgext3rd.revlogperf as revlogperf
-from hgext3rd.revlogperf import config
+from hgext3rd.revlogperf import configitems
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..')
 
 
 def registered():
-    return {name.decode() for name in config.eh.configtable[b'revlogperf']}
+    return {name.decode() for name in configitems.configtable[b'revlogperf']}
 
 
 def test_help_shows_every_option_in_an_hgrc_example():
@@ -25,7 +25,7 @@ def test_help_shows_every_option_in_an_hgrc_example():
 
 def test_help_gives_every_default():
     for name in registered():
-        item = config.eh.configtable[b'revlogperf'][name.encode()]
+        item = configitems.configtable[b'revlogperf'][name.encode()]
         example = re.search(
             r'# ([^\n]*)\n  %s = ' % re.escape(name), revlogperf.__doc__
         )

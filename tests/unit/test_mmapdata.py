@@ -9,14 +9,15 @@ import pytest
 from mercurial import configitems, error, ui as uimod, vfs as vfsmod
 from mercurial.revlogutils import randomaccessfile
 
-from hgext3rd.revlogperf import config, mmapdata
+from hgext3rd.revlogperf import config, configitems as revlogperf_items
+from hgext3rd.revlogperf import mmapdata
 
 DATA = bytes(range(256)) * 64  # 16 KB
 
 
 def make_settings(**overrides):
     ui = uimod.ui()
-    configitems.loadconfigtable(ui, b'revlogperf', config.eh.configtable)
+    configitems.loadconfigtable(ui, b'revlogperf', revlogperf_items.configtable)
     settings = config.Settings(ui)
     settings.data_threshold = 4096
     settings.mmap_safe = lambda path: True

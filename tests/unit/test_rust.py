@@ -26,9 +26,9 @@ def test_storage_report_says_rust_reads(tmp_path, monkeypatch):
     repo = hg.repository(ui, str(tmp_path).encode(), create=True)
     cl = repo.unfiltered().changelog
     monkeypatch.setattr(cl, 'uses_rust', True, raising=False)
-    stats = extensions.find(b'revlogperf').stats
+    commands = extensions.find(b'revlogperf').commands
     ui.pushbuffer()
-    stats.debug_revlog_storage(ui, repo)
+    commands.debug_revlog_storage(ui, repo)
     out = ui.popbuffer()
     assert b'Rust reads these revlogs' in out
 
@@ -42,5 +42,5 @@ def test_storage_report_is_silent_about_rust_otherwise(tmp_path):
     extensions.loadall(ui)
     repo = hg.repository(ui, str(tmp_path).encode(), create=True)
     ui.pushbuffer()
-    extensions.find(b'revlogperf').stats.debug_revlog_storage(ui, repo)
+    extensions.find(b'revlogperf').commands.debug_revlog_storage(ui, repo)
     assert b'Rust' not in ui.popbuffer()

@@ -1,4 +1,5 @@
-# commands.py - the hg perf::revlog-* commands
+# commands.py - what the hg perf::revlog-* commands do (their options and
+# help are in ../commands.py)
 #
 # Names do not collide with contrib/perf.py's, so both extensions load
 # together. Each command selects its revlog as perf.py's do (-c, -m, --dir,
@@ -9,19 +10,11 @@ from mercurial.i18n import _
 from mercurial import (
     cmdutil,
     error,
-    exthelper,
     pycompat,
-    registrar,
 )
 
-from .. import compat, config
+from .. import compat, configitems
 from . import tasks, timing
-
-eh = exthelper.exthelper()
-
-CATEGORY = registrar.command.CATEGORY_MAINTENANCE
-REVLOG_OPTS = cmdutil.debugrevlogopts + cmdutil.formatteropts
-SYNOPSIS = b'[-c|-m|FILE]'
 
 
 def named_revlog(repo, cmd, file_, opts):
@@ -43,15 +36,8 @@ def _timed_task(ui, repo, file_, opts, cmd, name, **task_args):
     return rl, timer
 
 
-@eh.command(b'perf::revlog-open', REVLOG_OPTS, SYNOPSIS, helpcategory=CATEGORY)
 def revlog_open(ui, repo, file_=None, **opts):
-    """time opening a revlog
-
-    The revlog is opened anew each run, as a starting process opens it: its
-    index is read, or mmapped where it is large enough (see
-    ``revlogperf.mmap-index-threshold``). The historical revlog benchmark
-    called this task "openclose".
-    """
+    """the work of ``commands.revlog_open``"""
     opts = pycompat.byteskwargs(opts)
     _rl, timer = _timed_task(
         ui, repo, file_, opts, b'perf::revlog-open', b'open'
@@ -59,21 +45,8 @@ def revlog_open(ui, repo, file_=None, **opts):
     timer.end()
 
 
-@eh.command(
-    b'perf::revlog-index',
-    REVLOG_OPTS
-    + [(b'', b'memory', False, _(b'report the memory reading takes'))],
-    SYNOPSIS,
-    helpcategory=CATEGORY,
-)
 def revlog_index(ui, repo, file_=None, **opts):
-    """time opening a revlog and reading every index entry
-
-    With --memory, also report the peak Python memory allocated while every
-    entry is read, what stays allocated after, and the bytes per entry. An
-    index that builds each entry when it is read, and keeps none, retains
-    0 bytes per entry. The historical task name is "readindex".
-    """
+    """the work of ``commands.revlog_index``"""
     opts = pycompat.byteskwargs(opts)
     rl, timer = _timed_task(
         ui, repo, file_, opts, b'perf::revlog-index', b'index'
@@ -97,34 +70,15 @@ def revlog_index(ui, repo, file_=None, **opts):
     timer.end()
 
 
-@eh.command(b'perf::revlog-tip', REVLOG_OPTS, SYNOPSIS, helpcategory=CATEGORY)
 def revlog_tip(ui, repo, file_=None, **opts):
-    """time opening a revlog and reading its tip's text
-
-    The historical task name is "readtip".
-    """
+    """the work of ``commands.revlog_tip``"""
     opts = pycompat.byteskwargs(opts)
     _rl, timer = _timed_task(ui, repo, file_, opts, b'perf::revlog-tip', b'tip')
     timer.end()
 
 
-@eh.command(
-    b'perf::revlog-sample',
-    REVLOG_OPTS
-    + [
-        (b'', b'count', tasks.SAMPLE_SIZE, _(b'how many revisions'), _(b'N')),
-        (b'', b'seed', 0, _(b'seed of the random choice'), _(b'SEED')),
-    ],
-    SYNOPSIS,
-    helpcategory=CATEGORY,
-)
 def revlog_sample(ui, repo, file_=None, **opts):
-    """time opening a revlog and reading random revisions
-
-    500 revisions by default, chosen at random with a fixed seed and read
-    in forward order, as the historical revlog benchmark read them (its
-    task "readdata").
-    """
+    """the work of ``commands.revlog_sample``"""
     opts = pycompat.byteskwargs(opts)
     if opts[b'count'] < 1:
         raise error.InputError(_(b'--count must be at least 1'))
@@ -141,15 +95,8 @@ def revlog_sample(ui, repo, file_=None, **opts):
     timer.end()
 
 
-@eh.command(
-    b'perf::revlog-decompress', REVLOG_OPTS, SYNOPSIS, helpcategory=CATEGORY
-)
 def revlog_decompress(ui, repo, file_=None, **opts):
-    """time reading and decompressing every chunk of a revlog
-
-    "chunk" decompresses the chunks one by one, "chunk batch" all of them in
-    one call, as ``perfrevlogchunks`` does.
-    """
+    """the work of ``commands.revlog_decompress``"""
     opts = pycompat.byteskwargs(opts)
     rl = named_revlog(repo, b'perf::revlog-decompress', file_, opts)
     timer = timing.Timer(ui, opts)
@@ -158,46 +105,8 @@ def revlog_decompress(ui, repo, file_=None, **opts):
     timer.end()
 
 
-@eh.command(
-    b'perf::revlog-suite',
-    REVLOG_OPTS
-    + [
-        (
-            b'',
-            b'compare',
-            [],
-            _(b'also run under these settings (section.name=value ...)'),
-            _(b'SETTINGS'),
-        ),
-        (
-            b'',
-            b'rounds',
-            3,
-            _(b'alternate the settings this many times'),
-            _(b'N'),
-        ),
-    ],
-    SYNOPSIS,
-    helpcategory=CATEGORY,
-)
 def revlog_suite(ui, repo, file_=None, **opts):
-    """run the four revlog read tasks, under one or more settings, as a table
-
-    Each task is timed as the historical revlog benchmark timed it: 50
-    runs, the best of 3. With --compare, the repository is opened again
-    under each other setting (several settings in one --compare are applied
-    together) and every task runs under each, the settings alternating,
-    --rounds times. The table gives each task's median over the rounds, in
-    milliseconds per run, and its ratio to the first column (below 1.00 is
-    faster)::
-
-      hg perf::revlog-suite -c \\
-        --compare 'revlogperf.mmap-index-threshold=off'
-
-    A comparison also runs the current settings a second time (the A/A
-    column): how far its ratio is from 1.00 is the noise of the machine. A
-    ratio no further from 1.00 than that is marked ``~``: within the noise.
-    """
+    """the work of ``commands.revlog_suite``"""
     opts = pycompat.byteskwargs(opts)
     cmd = b'perf::revlog-suite'
     if opts[b'rounds'] < 1:
@@ -289,8 +198,8 @@ def parse_overrides(spec):
             raise error.InputError(
                 _(b"--compare: expected section.name=value, got '%s'") % item
             )
-        known = config.eh.configtable.get(section, {})
-        if section == config.OPTIONS_KEY and name not in known:
+        known = configitems.configtable.get(section, {})
+        if section == b'revlogperf' and name not in known:
             raise error.InputError(
                 _(b"--compare: unknown option '%s'") % key,
                 hint=_(b'revlogperf options: %s') % b', '.join(sorted(known)),

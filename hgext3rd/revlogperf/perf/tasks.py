@@ -8,9 +8,7 @@ import random
 
 from mercurial.revlogutils import constants
 
-from .. import compat
-
-SAMPLE_SIZE = 500
+from .. import compat, perf
 
 
 def reopener(rl):
@@ -29,13 +27,13 @@ def reopener(rl):
     return reopen
 
 
-def sample_revisions(length, count=SAMPLE_SIZE, seed=0):
+def sample_revisions(length, count=perf.SAMPLE_SIZE, seed=0):
     """``count`` random revisions out of ``length``, in forward order"""
     count = min(count, length)
     return sorted(random.Random(seed).sample(range(length), count))
 
 
-def benchmark_tasks(rl, count=SAMPLE_SIZE, seed=0):
+def benchmark_tasks(rl, count=perf.SAMPLE_SIZE, seed=0):
     """the four tasks of the historical revlog benchmark, as (name,
     function) pairs"""
     reopen = reopener(rl)

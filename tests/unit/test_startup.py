@@ -1,0 +1,109 @@
+"""loading revlogperf runs nothing a command without a repository would not
+run, and its wrappers are in place before any repository is made"""
+
+import importlib.util
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from hgext3rd.revlogperf import lazymodule
+
+HG = os.path.join(os.path.dirname(sys.executable), 'hg')
+
+# an extension that writes, at exit, the modules the process executed
+PROBE = '''
+import atexit, os, sys
+
+def _executed():
+    names = sorted(
+        name
+        for name, module in list(sys.modules.items())
+        if module is not None and type(module).__name__ != '_LazyModule'
+    )
+    with open(os.environ['PROBE_OUT'], 'w') as fp:
+        fp.write('\\n'.join(names))
+
+atexit.register(_executed)
+'''
+
+
+def executed_modules(tmp_path, args, extension):
+    probe = tmp_path / 'probe.py'
+    probe.write_text(PROBE)
+    out = tmp_path / 'executed.txt'
+    env = {**os.environ, 'HGRCPATH': '', 'PROBE_OUT': str(out)}
+    env.pop('HGDEMANDIMPORT', None)
+    cmd = [HG, '--config', 'extensions.probe=%s' % probe]
+    if extension:
+        cmd += ['--config', 'extensions.revlogperf=']
+    subprocess.run(
+        cmd + args,
+        check=True,
+        env=env,
+        cwd=str(tmp_path),
+        stdout=subprocess.DEVNULL,
+    )
+    return set(out.read_text().split('\n'))
+
+
+@pytest.mark.skipif(not os.path.exists(HG), reason='no hg beside python')
+@pytest.mark.parametrize('args', [['version', '-q'], ['help', 'log']])
+def test_no_core_module_more_without_a_repository(tmp_path, args):
+    core = executed_modules(tmp_path, args, extension=False)
+    with_extension = executed_modules(tmp_path, args, extension=True)
+    # what Mercurial imports for any extension: to find it by name
+    # (``hgext.NAME``, then the ``hgext3rd`` namespace package), and to
+    # check its ``minimumhgversion``
+    lookup = {'hgext', 'pkgutil', 'mercurial.__version__'}
+    more = {
+        name
+        for name in with_extension - core - lookup
+        if not name.startswith('hgext3rd')
+    }
+    assert more == set()
+    assert 'hgext3rd.revlogperf' in with_extension
+    assert 'hgext3rd.revlogperf.activation' not in with_extension
+
+
+@pytest.mark.skipif(not os.path.exists(HG), reason='no hg beside python')
+def test_wrappers_in_place_once_a_repository_opens(tmp_path):
+    subprocess.run(
+        [HG, 'init', str(tmp_path / 'r')],
+        check=True,
+        env={**os.environ, 'HGRCPATH': ''},
+    )
+    executed = executed_modules(tmp_path, ['-R', 'r', 'log'], extension=True)
+    assert 'hgext3rd.revlogperf.activation' in executed
+    assert 'hgext3rd.revlogperf.truncation' in executed
+
+
+def lazy_module(tmp_path, name, source):
+    path = tmp_path / (name + '.py')
+    path.write_text(textwrap.dedent(source))
+    spec = importlib.util.spec_from_file_location(name, str(path))
+    loader = importlib.util.LazyLoader(spec.loader)
+    spec.loader = loader
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return module
+
+
+def test_callback_after_the_module_runs(tmp_path):
+    runs = []
+    module = lazy_module(tmp_path, 'lazy_a', 'VALUE = 42\n')
+    lazymodule.after_load(module, lambda: runs.append(module.VALUE))
+    assert runs == []
+    assert module.VALUE == 42  # executes it, then calls back
+    assert runs == [42]
+    assert module.VALUE == 42
+    assert runs == [42]
+    assert type(module.__spec__.loader).__name__ != '_ThenCall'
+
+
+def test_callback_at_once_for_an_executed_module():
+    runs = []
+    lazymodule.after_load(os, lambda: runs.append(1))
+    assert runs == [1]
