@@ -138,7 +138,9 @@ def featuresetup(ui, supported):
     supported.update(decompress.readable_requirements())
 
 
-def uisetup(ui):
+def extsetup(ui):
+    # not before: other extensions' uisetup may change what the set-up
+    # sees (a zstd engine without a module, in chg's server too)
     lazymodule.after_load(localrepo, lambda: _activate(ui))
 
 

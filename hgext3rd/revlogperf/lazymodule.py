@@ -33,11 +33,13 @@ class _ThenCall:
     def __init__(self, spec, callback):
         self._spec = spec
         self._loader = spec.loader
+        # the module's own loader, under any other _ThenCall
+        self._real = getattr(spec.loader, '_real', spec.loader)
         self._callback = callback
 
     def exec_module(self, module):
         self._loader.exec_module(module)
-        self._spec.loader = self._loader
+        self._spec.loader = self._real
         self._callback()
 
     def __getattr__(self, name):

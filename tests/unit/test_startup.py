@@ -107,3 +107,13 @@ def test_callback_at_once_for_an_executed_module():
     runs = []
     lazymodule.after_load(os, lambda: runs.append(1))
     assert runs == [1]
+
+
+def test_two_callbacks_in_order(tmp_path):
+    runs = []
+    module = lazy_module(tmp_path, 'lazy_b', 'VALUE = 7\n')
+    lazymodule.after_load(module, lambda: runs.append('first'))
+    lazymodule.after_load(module, lambda: runs.append('second'))
+    assert module.VALUE == 7
+    assert runs == ['first', 'second']
+    assert type(module.__spec__.loader).__name__ == 'SourceFileLoader'
