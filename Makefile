@@ -24,6 +24,7 @@ CACHE := .cache/hg-$(HG_VERSION)
 PY := $(abspath $(VENV))/bin/python
 HG := $(abspath $(VENV))/bin/hg
 RUNTESTS := $(abspath $(CACHE))/tests/run-tests.py
+CHG := $(CACHE)/contrib/chg/chg
 RUN_T := cd tests && $(PY) $(RUNTESTS) --with-hg=$(HG) -j$(JOBS)
 
 # each step's output, for the summary line make test ends with
@@ -34,11 +35,11 @@ SAMPLE := .cache/sample-$(SAMPLE_CHANGESETS)-hg$(HG_VERSION)
 BENCH_REPO := $(or $(REPO),$(SAMPLE))
 
 .PHONY: all bench setup test test-release check check-style test-unit \
-    test-t test-t-c test-t-pure test-matrix test-hg-suite clean
+    test-t test-t-c test-t-pure test-t-chg test-matrix test-hg-suite clean
 
 all: test
 
-setup: $(VENV)/.installed $(CACHE)/.fetched
+setup: $(VENV)/.installed $(CACHE)/.fetched $(CHG)
 	@# the installed package loads: what users get from pip install
 	$(VENV)/bin/pip install -q --no-deps --no-build-isolation .
 	@HGRCPATH= $(HG) --config extensions.revlogperf= help revlogperf >/dev/null
@@ -48,6 +49,10 @@ $(VENV)/.installed:
 	$(VENV)/bin/pip install -q --upgrade pip setuptools wheel
 	$(VENV)/bin/pip install -q mercurial==$(HG_VERSION) zstandard pytest hypothesis
 	touch $@
+
+# chg, built from the release's sdist
+$(CHG): $(CACHE)/.fetched
+	$(MAKE) -s -C $(CACHE)/contrib/chg >/dev/null
 
 $(CACHE)/.fetched: $(VENV)/.installed
 	mkdir -p $(CACHE)
@@ -92,6 +97,9 @@ test-release: setup
 	$(MAKE) --no-print-directory test-unit || status=1; \
 	$(MAKE) --no-print-directory test-t-c || status=1; \
 	$(MAKE) --no-print-directory test-t-pure || status=1; \
+	if [ $(HG_VERSION) = $(NEWEST) ]; then \
+	    $(MAKE) --no-print-directory test-t-chg || status=1; \
+	fi; \
 	exit $$status
 
 # Mercurial's own style checks, as its test-check-format.t and
@@ -132,7 +140,8 @@ $(VENV)/.checkers: $(VENV)/.installed
 test-unit: export HG_TESTS_DIR := $(abspath $(CACHE))/tests
 test-unit:
 	@mkdir -p $(RESULTS)
-	$(PY) -m pytest -q tests/unit 2>&1 | tee $(RESULTS)/pytest-$(HG_VERSION)-c.log
+	REVLOGPERF_CHG=$(abspath $(CHG)) $(PY) -m pytest -q tests/unit 2>&1 \
+	    | tee $(RESULTS)/pytest-$(HG_VERSION)-c.log
 	HGMODULEPOLICY=py $(PY) -m pytest -q tests/unit 2>&1 \
 	    | tee $(RESULTS)/pytest-$(HG_VERSION)-py.log
 
@@ -141,6 +150,12 @@ test-t: test-t-c test-t-pure
 test-t-c:
 	@mkdir -p $(RESULTS)
 	$(RUN_T) $(TESTFLAGS) 2>&1 | tee $(abspath $(RESULTS))/t-$(HG_VERSION)-c.log
+
+# every .t test through chg, as run-tests.py --chg runs Mercurial's own
+test-t-chg:
+	@mkdir -p $(RESULTS)
+	$(RUN_T) --with-chg=$(abspath $(CHG)) $(TESTFLAGS) 2>&1 \
+	    | tee $(abspath $(RESULTS))/t-$(HG_VERSION)-chg.log
 
 test-t-pure:
 	@mkdir -p $(RESULTS)

@@ -5,8 +5,9 @@
 
 RESULTS holds the output of each step: style.log (make check), and per
 release pytest-VERSION-c.log, pytest-VERSION-py.log (the two module
-policies), t-VERSION-c.log and t-VERSION-pure.log (run-tests.py). A step
-whose output is missing or has no result counts as one failure.
+policies), t-VERSION-c.log and t-VERSION-pure.log (run-tests.py), and
+t-VERSION-chg.log where the .t tests ran through chg. A step whose output
+is missing or has no result counts as one failure.
 """
 
 import os
@@ -74,6 +75,9 @@ def main(results, versions):
             ('.t', run_tests_counts, ('c', 'pure')),
         ):
             described = []
+            chg_log = os.path.join(results, 't-%s-chg.log' % version)
+            if step == '.t' and os.path.exists(chg_log):
+                policies += ('chg',)  # the newest release only
             for policy in policies:
                 name = '%s-%s-%s.log' % (
                     't' if step == '.t' else step,

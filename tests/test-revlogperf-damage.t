@@ -85,9 +85,10 @@ nothing on disk
   data/big.d directory
 
 An unreadable file (permission denied) on each revlog: the same. Root reads
-any file, so as root the commands run without that power
+any file, so as root the commands run without that power (not through chg,
+whose server keeps the power of whoever started it)
 
-#if deny-read
+#if deny-read no-chg
   $ damage_each readall_unprivileged unreadable
   00changelog.i unreadable
   00changelog.d unreadable

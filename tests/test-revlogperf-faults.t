@@ -19,8 +19,9 @@ To shorten a file without pulling pages from under a reader's map,
 revlogperf copies the part kept and renames the copy over the file. Where
 there is no room for the copy, it truncates in place, as core does, and
 says so: strip, rollback and an aborted pull end as they end without it.
+(Not through chg: the small file system is seen by the command only, not by
+chg's server.)
 
-#if small-fs
   $ hg init full
   $ "$PYTHON" -c "import os; open('full/big', 'wb').write(os.urandom(8 << 20))"
   $ hg -R full commit -qAm big
@@ -29,6 +30,8 @@ says so: strip, rollback and an aborted pull end as they end without it.
   $ hg clone -q full source
   $ "$PYTHON" -c "import os; open('source/big', 'ab').write(os.urandom(50 << 10))"
   $ hg -R source commit -qm pulled
+
+#if small-fs no-chg
   $ mkdir disk
   $ fulldisk() {
   >   sh "$TESTDIR/testlib/fulldisk.sh" "$TESTTMP/disk" "$@"
@@ -83,9 +86,10 @@ A group-shared store
 A copy gets the owner and group of the file it replaces. Where the writer
 cannot give it them (another user's file), the file is truncated in place,
 as core does: its owner and group stay. Here alice (uid 1000) owns the
-repository, with group devs (2000), and bob (1001) is in devs.
+repository, with group devs (2000), and bob (1001) is in devs. (Not
+through chg, whose server keeps the user who started it.)
 
-#if other-users
+#if other-users no-chg
 
 They keep only the right to read and search any directory, so that they
 can reach the test's files; what they may write is theirs or devs'.
@@ -161,13 +165,19 @@ Copies left by a killed writer
 
 A writer killed between copying and renaming leaves its copy. The store
 lists every copy before it is made: the storage report names what is left,
-and the next transaction or ``hg recover`` removes it.
+and the next transaction or ``hg recover`` removes it. (Through chg, the
+server's process is killed, and its client says so by its status.)
 
   $ hg clone -q --pull "$TESTTMP/full" killed
   $ hg -R killed pull -q "$TESTTMP/source"
+#if no-chg
   $ KILLAT=big.d hg -R killed rollback -q --config extensions.killat="$TESTDIR/testlib/killat.py"
   Killed
   [137]
+#else
+  $ KILLAT=big.d hg -R killed rollback -q --config extensions.killat="$TESTDIR/testlib/killat.py"
+  [255]
+#endif
   $ ls killed/.hg/store/data
   big.d
   big.d.revlogperf-shortened~
@@ -184,9 +194,14 @@ and the next transaction or ``hg recover`` removes it.
   $ hg -R killed verify -q
 
   $ hg -R killed pull -q "$TESTTMP/source"
+#if no-chg
   $ KILLAT=big.d hg -R killed rollback -q --config extensions.killat="$TESTDIR/testlib/killat.py"
   Killed
   [137]
+#else
+  $ KILLAT=big.d hg -R killed rollback -q --config extensions.killat="$TESTDIR/testlib/killat.py"
+  [255]
+#endif
   $ echo more >> killed/big
   $ hg -R killed commit -qAm next
   $ ls killed/.hg/store/data

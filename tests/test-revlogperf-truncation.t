@@ -44,7 +44,8 @@ strip
   read 300 manifest revisions (no-core-mmap !)
   read 300 filelog revisions (no-core-mmap !)
   reader: exit 0 (no-core-mmap !)
-  reader: killed by SIGBUS (core-mmap !)
+  reader: killed by SIGBUS (core-mmap no-chg !)
+  reader: exit 255 (core-mmap chg !)
   $ undermaps b mf -- hg -R b debugstrip -q -r 100
   writer: exit 0
   read 300 changelog revisions
@@ -75,7 +76,8 @@ rollback of a pull
   read 300 manifest revisions (no-core-mmap !)
   read 300 filelog revisions (no-core-mmap !)
   reader: exit 0 (no-core-mmap !)
-  reader: killed by SIGBUS (core-mmap !)
+  reader: killed by SIGBUS (core-mmap no-chg !)
+  reader: exit 255 (core-mmap chg !)
 
 a pull aborted by a failing hook, the reader mapping during the transaction
 -------------------------------------------------------------------------
@@ -105,7 +107,8 @@ a pull aborted by a failing hook, the reader mapping during the transaction
   read 300 manifest revisions (no-core-mmap !)
   read 300 filelog revisions (no-core-mmap !)
   reader: exit 0 (no-core-mmap !)
-  reader: killed by SIGBUS (core-mmap !)
+  reader: killed by SIGBUS (core-mmap no-chg !)
+  reader: exit 255 (core-mmap chg !)
   $ hg -R a verify -q
 
 upgrade and censor write new files and rename them over the old ones, in core
@@ -154,9 +157,15 @@ The shortened file keeps its permission bits
 Killed while it shortens the files of a strip (the changelog done, the
 manifest not), the repository is recovered as core recovers it
 
+#if no-chg
   $ KILLAT=00manifest.i hg -R b debugstrip -q -r 200 --config extensions.killat="$TESTDIR/testlib/killat.py"
   Killed
   [137]
+#else
+(chg's server process is killed, and its client says so by its status)
+  $ KILLAT=00manifest.i hg -R b debugstrip -q -r 200 --config extensions.killat="$TESTDIR/testlib/killat.py"
+  [255]
+#endif
   $ test -f b/.hg/store/journal && echo journal left
   journal left
   $ hg -R b recover -q
