@@ -34,12 +34,12 @@ SUMMARY = $(PYTHON) contrib/testsummary.py $(RESULTS)
 SAMPLE := .cache/sample-$(SAMPLE_CHANGESETS)-hg$(HG_VERSION)
 BENCH_REPO := $(or $(REPO),$(SAMPLE))
 
-.PHONY: all bench setup test test-release check check-style test-unit \
+.PHONY: all bench bench-server setup test test-release check check-style test-unit \
     test-t test-t-c test-t-pure test-t-chg test-matrix test-hg-suite clean
 
 all: test
 
-setup: $(VENV)/.installed $(CACHE)/.fetched $(CHG)
+setup: $(VENV)/.installed $(VENV)/.server $(CACHE)/.fetched $(CHG)
 	@# the installed package loads: what users get from pip install
 	$(VENV)/bin/pip install -q --no-deps --no-build-isolation .
 	@HGRCPATH= $(HG) --config extensions.revlogperf= help revlogperf >/dev/null
@@ -50,7 +50,11 @@ $(VENV)/.installed:
 	$(VENV)/bin/pip install -q mercurial==$(HG_VERSION) zstandard pytest hypothesis
 	touch $@
 
-# chg, built from the release's sdist
+# the real parts of a server: gunicorn for hgweb, chg from the sdist
+$(VENV)/.server: $(VENV)/.installed
+	$(VENV)/bin/pip install -q gunicorn
+	touch $@
+
 $(CHG): $(CACHE)/.fetched
 	$(MAKE) -s -C $(CACHE)/contrib/chg >/dev/null
 
@@ -71,6 +75,15 @@ bench: setup $(VENV)/.chart $(if $(REPO),,$(SAMPLE).built)
 	$(PY) contrib/bench_commands.py $(BENCH_REPO) --rounds $(ROUNDS) \
 	    --json bench-results/commands-hg$(HG_VERSION).json \
 	    --chart bench-results/commands-hg$(HG_VERSION).png
+
+# hgweb under gunicorn, readers and a writer, with and without revlogperf
+# (contrib/bench_server.py); REQUESTS, CLIENTS as it takes them
+REQUESTS ?= 2000
+CLIENTS ?= 8
+bench-server: setup $(if $(REPO),,$(SAMPLE).built)
+	mkdir -p bench-results
+	$(PY) contrib/bench_server.py $(BENCH_REPO) --requests $(REQUESTS) \
+	    --clients $(CLIENTS) --json bench-results/server-hg$(HG_VERSION).json
 
 $(VENV)/.chart: $(VENV)/.installed
 	$(VENV)/bin/pip install -q matplotlib
