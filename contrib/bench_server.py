@@ -842,20 +842,25 @@ def main(argv=None):
         bodies = os.path.join(tmp, 'bodies')
         os.mkdir(bodies)
         configs = [args.only] if args.only else list(CONFIGS)
+
+        def progress(round_, config, doing):
+            print(
+                'round %d/%d, %s: %s (%d s)'
+                % (
+                    round_ + 1,
+                    args.rounds,
+                    config,
+                    doing,
+                    time.monotonic() - started,
+                ),
+                file=sys.stderr,
+                flush=True,
+            )
+
         for round_ in range(args.rounds):
             # alternate: the machine's noise hits both alike
             for config in configs if round_ % 2 == 0 else configs[::-1]:
-                print(
-                    'round %d/%d, %s: serving and loading (%d s)'
-                    % (
-                        round_ + 1,
-                        args.rounds,
-                        config,
-                        time.monotonic() - started,
-                    ),
-                    file=sys.stderr,
-                    flush=True,
-                )
+                progress(round_, config, 'serving and loading')
                 run = run_config(
                     config,
                     round_,
@@ -868,17 +873,7 @@ def main(argv=None):
                     nodes,
                     bodies,
                 )
-                print(
-                    'round %d/%d, %s: checking the answers (%d s)'
-                    % (
-                        round_ + 1,
-                        args.rounds,
-                        config,
-                        time.monotonic() - started,
-                    ),
-                    file=sys.stderr,
-                    flush=True,
-                )
+                progress(round_, config, 'checking the answers')
                 answers = references(hg_path, run, 2, bodies)
                 config_ok, data = report(
                     run, answers, bodies, *check(run, answers, bodies)
