@@ -25,19 +25,22 @@ pytestmark = pytest.mark.skipif(
 
 
 def server_pids(socket_dir):
-    """the chg servers listening in ``socket_dir``"""
-    pids = []
+    """the chg servers listening in ``socket_dir`` (not the process a
+    server forks for each command, which has the same command line)"""
+    parents = {}
     for entry in os.listdir('/proc'):
         if not entry.isdigit():
             continue
         try:
             with open('/proc/%s/cmdline' % entry, 'rb') as fp:
                 cmdline = fp.read()
-        except OSError:
+            with open('/proc/%s/stat' % entry) as fp:
+                ppid = int(fp.read().rsplit(')', 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
             continue
         if b'chgunix' in cmdline and socket_dir.encode() in cmdline:
-            pids.append(int(entry))
-    return pids
+            parents[int(entry)] = ppid
+    return sorted(pid for pid, ppid in parents.items() if ppid not in parents)
 
 
 def held(pid):
