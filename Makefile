@@ -153,10 +153,13 @@ $(VENV)/.checkers: $(VENV)/.installed
 test-unit: export HG_TESTS_DIR := $(abspath $(CACHE))/tests
 test-unit:
 	@mkdir -p $(RESULTS)
+	@# both policies, whatever the first gives
+	status=0; \
 	REVLOGPERF_CHG=$(abspath $(CHG)) $(PY) -m pytest -q tests/unit 2>&1 \
-	    | tee $(RESULTS)/pytest-$(HG_VERSION)-c.log
+	    | tee $(RESULTS)/pytest-$(HG_VERSION)-c.log || status=1; \
 	HGMODULEPOLICY=py $(PY) -m pytest -q tests/unit 2>&1 \
-	    | tee $(RESULTS)/pytest-$(HG_VERSION)-py.log
+	    | tee $(RESULTS)/pytest-$(HG_VERSION)-py.log || status=1; \
+	exit $$status
 
 test-t: test-t-c test-t-pure
 
