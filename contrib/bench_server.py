@@ -26,8 +26,8 @@ Checks, for each configuration:
   that overlapped a strip or the upgrade may be refused (an HTTP error, or
   a dropped connection: core drops them while the upgrade swaps the
   store), never answered wrongly; those are counted apart, as are answers
-  during a step that show another state's branch heads (hgweb reads them
-  from a cache file the writer rewrites: core does it too);
+  during a step that show another state's branch heads or phases (hgweb
+  reads them from files the writer rewrites: core does it too);
 - ``hg verify`` clean at the end.
 
 Reported: per page, p50 and p95 latency; per worker, USS at the end of the
@@ -578,22 +578,25 @@ def raced_steps(states, result):
     return names
 
 
-# hgweb shows branch heads from .hg/cache/branch2-*, which a writer
-# rewrites when its transaction closes: during a step, core itself may show
-# one state's changesets with another's branch heads
-_BRANCH_HEADS = re.compile(rb'<span class="branch(?:head)?">[^<]*</span> ?')
+# hgweb reads branch heads and phases from files a writer rewrites when its
+# transaction closes (.hg/cache/branch2-*, store/phaseroots), after the
+# changelog: during a step, core itself may show one state's changesets
+# with another's branch heads or phases
+_STATE_LABELS = re.compile(
+    rb'<span class="(?:branch|branchhead|phase)">[^<]*</span> ?'
+)
 
 
-def without_branch_heads(bodies, digest):
+def without_state_labels(bodies, digest):
     with open(os.path.join(bodies, digest), 'rb') as fp:
-        return _BRANCH_HEADS.sub(b'', fp.read())
+        return _STATE_LABELS.sub(b'', fp.read())
 
 
 def check(run, answers, bodies):
     """(failed, wrong, refused, mixed): requests not answered, answers
     that are not the reference's, requests refused or dropped while a
     strip or an upgrade ran, and answers during a writer's step that are
-    the reference's but for the branch heads"""
+    the reference's but for the branch heads and phases"""
     failed, wrong, refused, mixed = [], [], [], []
     for r in run['results']:
         candidates = candidate_states(run['states'], r)
@@ -609,8 +612,8 @@ def check(run, answers, bodies):
             failed.append(r)
         elif raced and any(
             status == r['status']
-            and without_branch_heads(bodies, digest)
-            == without_branch_heads(bodies, r['digest'])
+            and without_state_labels(bodies, digest)
+            == without_state_labels(bodies, r['digest'])
             for status, digest in expected
         ):
             mixed.append(r)
@@ -683,7 +686,8 @@ def report(run, answers, bodies, failed, wrong, refused, mixed):
     print('total PSS of the workers: %.1f MB' % (total_pss / 2**20))
     print(
         'failed %d, wrong %d, refused during strip or upgrade %d, '
-        'branch heads of another state during a step %d, workers killed %d, '
+        'branch heads or phases of another state during a step %d, '
+        'workers killed %d, '
         'booted %d, verify: %s'
         % (
             len(failed),

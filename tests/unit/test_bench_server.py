@@ -66,3 +66,24 @@ def test_readers_and_a_writer(tmp_path, capsys):
     maps = [peak['maps'] for peak in run['peaks'].values()]
     assert max(maps) > 0
     assert max(peak['fds'] for peak in run['peaks'].values()) < 64 + 30
+
+
+def test_state_labels_are_what_a_step_may_mix(tmp_path):
+    # a /graph entry as hgweb served it during a push: the changesets of the
+    # state before, with the phases and branch heads of the state after
+    bench = load('bench_server')
+    before = (
+        b'  <span class="phase">draft</span> <span class="branchhead">'
+        b'default</span> <span class="tag">tip</span> \n'
+        b'  <span class="phase">draft</span> \n'
+    )
+    during = b'  <span class="tag">tip</span> \n  \n'
+    after = b'  <span class="tag">tip</span> \n  <span>other</span>\n'
+    for name, body in (('b', before), ('d', during), ('a', after)):
+        (tmp_path / name).write_bytes(body)
+
+    def labels_apart(name):
+        return bench.without_state_labels(str(tmp_path), name)
+
+    assert labels_apart('b') == labels_apart('d')
+    assert labels_apart('a') != labels_apart('d')
