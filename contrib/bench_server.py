@@ -23,9 +23,11 @@ Checks, for each configuration:
   revlogperf gives for the repository as it was: each state the writer
   leaves is copied, and an answer must match the state it was served in
   (either one, for a request that overlapped a writer's step); a request
-  that overlapped a strip or the upgrade may be refused (an HTTP error, or
-  a dropped connection: core drops them while the upgrade swaps the
-  store), never answered wrongly; those are counted apart, as are answers
+  that overlapped a strip, the rollback or the upgrade may be refused (an
+  HTTP error, or a dropped connection: a reader that loaded the index
+  before a file was shortened reads past the end of the data file after,
+  and core drops requests while the upgrade swaps the store), never
+  answered wrongly; those are counted apart, as are answers
   during a step that show another state's branch heads or phases (hgweb
   reads them from files the writer rewrites: core does it too);
 - ``hg verify`` clean at the end.
@@ -563,8 +565,10 @@ def candidate_states(states, result):
 
 
 # the writer's steps during which core itself refuses requests or drops
-# their connections (a strip shortens files; an upgrade swaps the store)
-REWRITES = ('strip', 'upgrade')
+# their connections: a strip and a rollback shorten files (a reader that
+# loaded the index before reads past the end of the data file after:
+# 'partial read of revlog 00changelog.d'); an upgrade swaps the store
+REWRITES = ('strip', 'rollback', 'upgrade')
 
 
 def raced_steps(states, result):
@@ -595,7 +599,7 @@ def without_state_labels(bodies, digest):
 def check(run, answers, bodies):
     """(failed, wrong, refused, mixed): requests not answered, answers
     that are not the reference's, requests refused or dropped while a
-    strip or an upgrade ran, and answers during a writer's step that are
+    strip, a rollback or an upgrade ran, and answers during a writer's step that are
     the reference's but for the branch heads and phases"""
     failed, wrong, refused, mixed = [], [], [], []
     for r in run['results']:
@@ -620,6 +624,15 @@ def check(run, answers, bodies):
         else:
             wrong.append(r)
     return failed, wrong, refused, mixed
+
+
+def error_message(bodies, digest):
+    """what hgweb's error page (paper style) says went wrong"""
+    with open(os.path.join(bodies, digest), 'rb') as fp:
+        page = fp.read().decode('utf-8', 'replace')
+    found = re.search(r'<div class="description">(.*?)</div>', page, re.S)
+    text = re.sub(r'<[^>]*>', ' ', found.group(1) if found else page)
+    return ' '.join(text.split())[:300]
 
 
 def percentile(values, q):
@@ -685,7 +698,7 @@ def report(run, answers, bodies, failed, wrong, refused, mixed):
     total_pss = sum(m['pss'] for m in run['memory'].values())
     print('total PSS of the workers: %.1f MB' % (total_pss / 2**20))
     print(
-        'failed %d, wrong %d, refused during strip or upgrade %d, '
+        'failed %d, wrong %d, refused during strip, rollback or upgrade %d, '
         'branch heads or phases of another state during a step %d, '
         'workers killed %d, '
         'booted %d, verify: %s'
@@ -719,7 +732,10 @@ def report(run, answers, bodies, failed, wrong, refused, mixed):
                 for line in difference(bodies, r['digest'], expected[1]):
                     print('    ' + line)
     for r in failed[:3]:
-        print('    ' + r['digest'])
+        if r['status'] is None:
+            print('    ' + r['digest'])  # the exception the client met
+        else:
+            print('    ' + error_message(bodies, r['digest']))
     if failed:  # the workers' side of it
         for line in run['log'].splitlines()[-400:]:
             print('    | ' + line)

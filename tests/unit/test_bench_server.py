@@ -87,3 +87,17 @@ def test_state_labels_are_what_a_step_may_mix(tmp_path):
 
     assert labels_apart('b') == labels_apart('d')
     assert labels_apart('a') != labels_apart('d')
+
+
+def test_a_failed_answer_shows_hgwebs_message(tmp_path):
+    page = (
+        b'<div class="main">\n<div class="description">\n<p>\n'
+        b'An error occurred while processing your request:\n</p>\n<p>\n'
+        b'partial read of revlog 00changelog.d; expected 69 bytes\n</p>\n'
+        b'</div>\n</div>\n'
+    )
+    (tmp_path / 'digest').write_bytes(page)
+    assert load('bench_server').error_message(str(tmp_path), 'digest') == (
+        'An error occurred while processing your request: '
+        'partial read of revlog 00changelog.d; expected 69 bytes'
+    )
