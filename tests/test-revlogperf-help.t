@@ -38,14 +38,16 @@ The extension's help is its module docstring
   Decompression
   -------------
   
-  Each revlog that reads a second chunk decompresses it, and every later one,
-  through its own dispatcher: zlib, zstd, stored and uncompressed chunks inline,
-  any other compression engine looked up once. zstd chunks are decompressed in
-  one call instead of streamed, with one context per thread instead of one per
-  revlog. Where Mercurial has no zstd module of its own (pure builds), the
-  "zstandard" package makes existing zstd repositories readable and writable;
-  new repositories, clones and upgrades are made as without revlogperf. A
-  damaged chunk is reported with its file, revision and header:
+  A zstd revlog decompresses its chunks through its own dispatcher from its
+  first read, a zlib one once it has been read 16 times (core takes zlib chunks
+  inline already; most revlogs a command opens are read a few times): zlib,
+  zstd, stored and uncompressed chunks inline, any other compression engine
+  looked up once. zstd chunks are decompressed in one call instead of streamed,
+  with one context per thread instead of one per revlog. Where Mercurial has no
+  zstd module of its own (pure builds), the "zstandard" package makes existing
+  zstd repositories readable and writable; new repositories, clones and upgrades
+  are made as without revlogperf. A damaged chunk is reported with its file,
+  revision and header:
   
     [revlogperf]
     # set to "no" to run Mercurial's own decompression (default: yes)

@@ -33,9 +33,11 @@ Nothing is mmapped on NFS::
 Decompression
 -------------
 
-Each revlog that reads a second chunk decompresses it, and every later one,
-through its own dispatcher: zlib, zstd, stored and uncompressed chunks
-inline, any other compression engine looked up once. zstd chunks are
+A zstd revlog decompresses its chunks through its own dispatcher from its
+first read, a zlib one once it has been read 16 times (core takes zlib
+chunks inline already; most revlogs a command opens are read a few times):
+zlib, zstd, stored and uncompressed chunks inline, any other compression
+engine looked up once. zstd chunks are
 decompressed in one call instead of streamed, with one context per thread
 instead of one per revlog. Where Mercurial has no zstd module of its own (pure
 builds), the ``zstandard`` package makes existing zstd repositories readable

@@ -15,6 +15,7 @@ import threading
 from mercurial import exthelper
 
 from . import (
+    chunkcache,
     config,
     damage,
     decompress,
@@ -25,6 +26,7 @@ from . import (
 
 eh = exthelper.exthelper()
 eh.merge(config.eh)
+eh.merge(chunkcache.eh)
 eh.merge(mmapindex.eh)
 eh.merge(readpath.eh)
 eh.merge(damage.eh)

@@ -79,6 +79,14 @@ def uses_rust(rl):
     return getattr(rl, 'uses_rust', False)
 
 
+def compression_engine(owner):
+    """the name of the engine a revlog writes new chunks with"""
+    feature_config = getattr(owner, 'feature_config', None)
+    if feature_config is not None:
+        return feature_config.compression_engine
+    return owner._compengine  # hg <= 6.5
+
+
 def chunk_file(owner):
     """the store path of the file a revlog's chunks are read from"""
     if hasattr(owner, 'index_file'):

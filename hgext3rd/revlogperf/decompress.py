@@ -137,63 +137,90 @@ _UNKNOWN = object()
 _ZSTD_CONTEXTS = _UNKNOWN
 
 
-@hotwrap.hot_wrapper(eh, compat.DECOMPRESSION_OWNER, 'decompress')
-def _first_chunks(core_decompress):
-    def decompress(owner, data):
-        """the first chunks a revlog decompresses: set it up, and give it
-        its dispatcher
+def _first_reads(core_read):
+    def read(owner, *args, **kwargs):
+        reads = owner._revlogperf_reads
+        if reads < 0:  # dispatched, or core's alone
+            return core_read(owner, *args, **kwargs)
+        if reads == 0:
+            return _first_read(core_read, owner, args, kwargs)
+        if reads == _READS_BEFORE_DISPATCHER:
+            _give_dispatcher(owner, compat.compression_engine(owner))
+            return core_read(owner, *args, **kwargs)
+        owner._revlogperf_reads = reads + 1
+        try:
+            return core_read(owner, *args, **kwargs)
+        except error.RevlogError:
+            return _naming_the_damage(core_read, owner, args, kwargs)
 
-        Most revlogs a command opens (``diff``, ``log -p``) are read once, a
-        chunk or two, or not at all: they are set up at their first chunk
-        (revlogsetup.py), which goes through core's own code, and only a
-        revlog that reads a second one gets a dispatcher, an instance
-        attribute that takes every later chunk without coming here (core's
-        own method stays untouched). Core binds ``decompress`` once per
-        batch: the rest of a first batch comes here, and goes on to the
-        dispatcher.
-        """
-        state = owner.__dict__
-        dispatcher = state.get('decompress')
-        if dispatcher is not None:
-            return dispatcher(data)  # the rest of the first batch
-        seen = state.get(_CHUNKS_SEEN)
-        if seen is _CORE_ONLY:
-            return core_decompress(owner, data)
-        if seen is None:
-            settings = config.settings(owner.opener)
-            if settings is not None:
-                revlogsetup.set_up(owner, settings)
-            if settings is None or not settings.fast_decompress:
-                # decided once: later chunks pay two look-ups
-                state[_CHUNKS_SEEN] = _CORE_ONLY
-                return core_decompress(owner, data)
-            state[_CHUNKS_SEEN] = _FIRST
-            # no dispatcher yet (most revlogs read no second chunk), and for
-            # zstd, not core's decompressor either: it comes with a new
-            # compressor and context, costlier than the read
-            zstd = zstd_contexts() if data[0:1] == ZSTD_HEADER else None
-            if zstd is None:
-                try:
-                    return core_decompress(owner, data)
-                except error.StorageError:
-                    pass  # the dispatcher says which file, revision, header
-            else:
-                try:
-                    return zstd.decompress(data)
-                except Exception:
-                    pass  # frames without a content size, or damage
-            return make_dispatcher(owner)(data)
-        dispatcher = owner.decompress = make_dispatcher(owner)
-        return dispatcher(data)
-
-    return decompress
+    return read
 
 
-_CHUNKS_SEEN = '_revlogperf_chunks_seen'
-_FIRST, _CORE_ONLY = 'first', 'core only'
+def _first_read(core_read, owner, args, kwargs):
+    """a revlog's first read, then its set-up (revlogsetup.py): its data
+    file is mapped from its second read on
+
+    Most revlogs a command opens (``diff``, ``log -p``, ``annotate``) are
+    read a few times: a zlib revlog's reads go through core's own
+    ``decompress``, which takes zlib chunks inline, until it has read
+    enough to be worth a dispatcher (``diff`` reads each file's revlog
+    four times: one made at the second read cost more than it saved,
+    7.2.4, 2026-12). A zstd revlog gets one at once: core would make it a
+    compressor and a context (96 KB, 20 us) and stream every chunk.
+    """
+    settings = config.settings(owner.opener)
+    if settings is None or not settings.fast_decompress:
+        owner._revlogperf_reads = _CORE_ONLY
+    else:
+        owner._revlogperf_reads = 1
+        engine = compat.compression_engine(owner)
+        if engine != b'zlib':
+            _give_dispatcher(owner, engine)
+    try:
+        return core_read(owner, *args, **kwargs)
+    except error.RevlogError:
+        if owner._revlogperf_reads < 0:  # dispatched, or core's alone
+            raise
+        return _naming_the_damage(core_read, owner, args, kwargs)
+    finally:
+        if settings is not None:
+            revlogsetup.set_up(owner, settings)
 
 
-def make_dispatcher(owner):
+def _naming_the_damage(core_read, owner, args, kwargs):
+    # core's decompress names neither the file nor the revision: read again
+    # through a dispatcher, which does
+    _give_dispatcher(owner)
+    return core_read(owner, *args, **kwargs)
+
+
+def _give_dispatcher(owner, engine=None):
+    owner.decompress = make_dispatcher(owner, engine)
+    owner._revlogperf_reads = _DISPATCHED
+
+
+@eh.extsetup
+def _no_read_yet(ui):
+    # a class default, not a look into each instance's ``__dict__``: that
+    # would make Python keep the instance's attributes in a dict of their
+    # own, and every attribute core reads on it slower (3.11+)
+    compat.DECOMPRESSION_OWNER._revlogperf_reads = 0
+
+
+# a batch of chunks (``_chunks``: core binds ``decompress`` once per batch,
+# before its first chunk), and a chunk read alone (``_chunk``)
+hotwrap.hot_wrapper(eh, compat.DECOMPRESSION_OWNER, '_chunks')(_first_reads)
+hotwrap.hot_wrapper(eh, compat.DECOMPRESSION_OWNER, '_chunk')(_first_reads)
+
+# a revlog's ``_revlogperf_reads``: how many times it was read, or one of
+_DISPATCHED, _CORE_ONLY = -1, -2
+# a zlib revlog read this many times gets a dispatcher: each chunk costs
+# 0.3 us less through it (bench_decompress.py, 7.2.4, 2026-12), and making
+# one costs what some 30 chunks save
+_READS_BEFORE_DISPATCHER = 16
+
+
+def make_dispatcher(owner, engine=None):
     """a ``decompress(data)`` for the revlog ``owner``
 
     It moves through three states, each a function that it makes the
@@ -201,6 +228,10 @@ def make_dispatcher(owner):
 
       first --(zlib or zstd chunk)--> straight_to --(refused)--> preferring
       first --(any other header)--> by_header
+
+    Given the revlog's ``engine`` (zlib, or zstd where a module reads it),
+    it starts at ``preferring`` that engine's header: core binds the
+    dispatcher for a whole batch, and ``first`` would hand each chunk on.
 
     ``first`` decompresses a chunk by its header. A revlog whose first chunk
     is zlib or zstd most likely holds nothing else, so ``straight_to`` calls
@@ -303,6 +334,16 @@ def make_dispatcher(owner):
 
         return decompress
 
+    def start():
+        nonlocal current
+        if engine == b'zlib':
+            current = preferring(0x78, zlib)
+        elif engine == b'zstd' and zstd is not None:
+            current = preferring(0x28, zstd)
+        else:
+            return first
+        return current
+
     def switch_to(decompress):
         """make ``decompress`` the state: for the rest of a batch
         (``first`` hands on to it) and for later batches (the revlog's
@@ -313,7 +354,7 @@ def make_dispatcher(owner):
         if revlog is not None:
             revlog.decompress = decompress
 
-    return first
+    return start()
 
 
 def _chunk_error(owner, data, reason):

@@ -12,6 +12,21 @@ from mercurial import context, extensions, localrepo, ui as uimod, util
 
 from hgext3rd.revlogperf import chunkcache, compat, config
 
+
+def core_addcapacity():
+    """Mercurial's own ``_addcapacity``, wrapped or not by a loaded
+    revlogperf"""
+    method = util.lrucachedict._addcapacity
+    return getattr(method, '_origfunc', method)
+
+
+class corelrucachedict(util.lrucachedict):
+    _addcapacity = core_addcapacity()
+
+
+class compactlrucachedict(util.lrucachedict):
+    _addcapacity = chunkcache.compact_ring(core_addcapacity())
+
 KEYS = st.integers(0, 12)
 OPERATIONS = st.lists(
     st.one_of(
@@ -56,8 +71,8 @@ def contents(cache):
 def test_same_entries_as_mercurial_in_a_ring_no_larger(
     capacity, maxcost, operations
 ):
-    core = util.lrucachedict(capacity, maxcost=maxcost)
-    compact = chunkcache.compactlrucachedict(capacity, maxcost=maxcost)
+    core = corelrucachedict(capacity, maxcost=maxcost)
+    compact = compactlrucachedict(capacity, maxcost=maxcost)
     most = 1  # entries held at once, counting one inserted before a prune
     for operation in operations:
         if operation[0] == 'insert':
@@ -75,7 +90,7 @@ def test_same_entries_as_mercurial_in_a_ring_no_larger(
 def test_passes_mercurials_own_lrucachedict_tests(monkeypatch):
     tests = os.environ['HG_TESTS_DIR']
     monkeypatch.syspath_prepend(tests)  # for its silenttestrunner
-    monkeypatch.setattr(util, 'lrucachedict', chunkcache.compactlrucachedict)
+    monkeypatch.setattr(util, 'lrucachedict', compactlrucachedict)
     module = runpy.run_path(os.path.join(tests, 'test-lrucachedict.py'))
     suite = unittest.defaultTestLoader.loadTestsFromTestCase(
         module['testlrucachedict']
@@ -87,8 +102,8 @@ def test_passes_mercurials_own_lrucachedict_tests(monkeypatch):
 
 def test_evictions_by_cost_leave_no_trail_of_empty_nodes():
     # a revlog's pattern: many chunks, a cost limit holding a few of them
-    core = util.lrucachedict(10000, maxcost=1000)
-    compact = chunkcache.compactlrucachedict(10000, maxcost=1000)
+    core = corelrucachedict(10000, maxcost=1000)
+    compact = compactlrucachedict(10000, maxcost=1000)
     for rev in range(20000):
         core.insert(rev, b'x' * 100, cost=100)
         compact.insert(rev, b'x' * 100, cost=100)
@@ -99,31 +114,39 @@ def test_evictions_by_cost_leave_no_trail_of_empty_nodes():
     assert compact._size <= 11
 
 
-def test_revlogs_get_the_compact_cache(tmp_path):
+def test_every_cache_gets_the_compact_ring():
     ui = uimod.ui.load()
     extension = os.path.dirname(config.__file__).encode()
     ui.setconfig(b'extensions', b'revlogperf', extension)
     extensions.loadall(ui)
-    path = str(tmp_path).encode()
-    repo = localrepo.instance(ui, path, True)
-    with repo.lock():
-        context.memctx(
-            repo,
-            (None, None),
-            b'one',
-            [b'a'],
-            lambda repo, ctx, path: context.memfilectx(repo, ctx, path, b'a'),
-            user=b'test',
-        ).commit()
-    changelog = localrepo.instance(ui, path, False).unfiltered().changelog
-    owner = compat.chunk_owner(changelog)
-    cache = compat.chunk_cache(owner)
-    if util.versiontuple(n=2) >= (6, 6):
-        # the extension as loaded (from its path: another module object)
-        loaded = extensions.find(b'revlogperf').chunkcache
-        # set up at its first chunk: opening a revlog costs what it does
-        assert not isinstance(cache, loaded.compactlrucachedict)
-        changelog.revision(0)
-        assert isinstance(cache, loaded.compactlrucachedict)
-    else:
-        assert cache is None
+    localrepo.instance  # activation comes with localrepo
+    method = util.lrucachedict._addcapacity
+    # one class for every cache: no call site in core sees two
+    assert method._origfunc is core_addcapacity()
+    cache = util.lrucachedict(10, maxcost=100)
+    for key in range(30):
+        cache.insert(key, b'x' * 50, cost=50)
+    assert cache._size <= 3
+
+
+def test_a_dropped_mapped_cache_lets_go_of_its_slices(tmp_path):
+    """its ring is a cycle: without ``__del__``, the slices, the map and its
+    file descriptor would wait for the cycle collector"""
+    import gc
+    import mmap
+
+    path = tmp_path / 'x.d'
+    path.write_bytes(b'x' * 4096)
+    with open(path, 'rb') as fp:
+        mapped = mmap.mmap(fp.fileno(), 0, access=mmap.ACCESS_READ)
+    cache = chunkcache.mappedlrucachedict(10, maxcost=25)
+    view = memoryview(mapped)
+    for rev in range(5):
+        cache.insert(rev, view[rev : rev + 10], cost=10)
+    view.release()
+    gc.disable()
+    try:
+        del cache
+        mapped.close()  # BufferError while a slice still holds the map
+    finally:
+        gc.enable()

@@ -169,3 +169,104 @@ def test_damage_on_the_fast_path_is_a_revlog_error():
     assert exc.value.args[0].startswith(
         b'data/f.d, revision 1: cannot decompress chunk with header 0x78'
     )
+
+
+
+def history(tmp_path, engine):
+    """a repository whose file ``f`` is a delta chain of six revisions, in
+    revlogs compressed by ``engine``, and the text of its last revision"""
+    import os
+    import subprocess
+    import sys
+
+    hg_script = os.path.join(os.path.dirname(sys.executable), 'hg')
+    if not os.path.exists(hg_script):
+        pytest.skip('no hg beside python')
+    path = tmp_path / engine
+    config = ['--config', 'format.revlog-compression=%s' % engine]
+    env = dict(os.environ, HGRCPATH='', HGUSER='t')
+    subprocess.run([hg_script, 'init', str(path)] + config, check=True, env=env)
+    text = b''
+    for i in range(6):
+        text += b'line %d\n' % i * 50
+        (path / 'f').write_bytes(text)
+        subprocess.run(
+            [hg_script, '-R', str(path), 'commit', '-qAm', 'r%d' % i],
+            check=True,
+            env=env,
+        )
+    return path, text
+
+
+@pytest.fixture
+def loaded_extension():
+    from mercurial import extensions, ui as uimod
+
+    ui = uimod.ui.load()
+    ui.setconfig(
+        b'extensions',
+        b'revlogperf',
+        decompress.__file__.rsplit('/', 1)[0].encode(),
+    )
+    extensions.loadall(ui)
+    return ui, extensions.find(b'revlogperf')
+
+
+def spied_filelog(ui, path, loaded, monkeypatch):
+    """filelog ``f`` of ``path``, its chunk reader, and the chunks core's
+    own ``decompress`` (the class's) is given"""
+    from mercurial import hg
+
+    owner_class = loaded.compat.DECOMPRESSION_OWNER
+    through_the_class = []
+    wrapped = owner_class.decompress
+
+    def spy(owner, data):
+        through_the_class.append(len(data))
+        return wrapped(owner, data)
+
+    monkeypatch.setattr(owner_class, 'decompress', spy)
+    filelog = hg.repository(ui, str(path).encode()).file(b'f')
+    revlog = getattr(filelog, '_revlog', filelog)
+    assert len(revlog._deltachain(5)[0]) > 1
+    return filelog, loaded.compat.chunk_owner(revlog), through_the_class
+
+
+def test_a_zlib_revlog_read_a_few_times_is_cores_alone(
+    tmp_path, loaded_extension, monkeypatch
+):
+    """``log -p``, ``annotate`` and ``diff`` open each file's revlog anew
+    and read it a few times: a dispatcher would cost more than it saves;
+    one read many times gets one (#18)"""
+    ui, loaded = loaded_extension
+    path, text = history(tmp_path, 'zlib')
+    filelog, owner, through_the_class = spied_filelog(
+        ui, path, loaded, monkeypatch
+    )
+    reads = loaded.decompress._READS_BEFORE_DISPATCHER
+    for _read in range(reads):
+        assert filelog.revision(filelog.node(5)) == text
+        getattr(filelog, '_revlog', filelog).clearcaches()
+    assert 'decompress' not in owner.__dict__
+    assert len(through_the_class) >= reads * 6  # the whole chain, by core
+    del through_the_class[:]
+    assert filelog.revision(filelog.node(5)) == text
+    assert 'decompress' in owner.__dict__
+    assert through_the_class == []
+
+
+def test_a_zstd_revlog_has_a_dispatcher_from_its_first_read(
+    tmp_path, loaded_extension, monkeypatch
+):
+    """core would make it a compressor and a context, and stream each chunk;
+    core binds ``decompress`` per batch: the dispatcher, from the start"""
+    if not util.compengines[b'zstd'].available():
+        pytest.skip('this build cannot write zstd revlogs')
+    ui, loaded = loaded_extension
+    path, text = history(tmp_path, 'zstd')
+    filelog, owner, through_the_class = spied_filelog(
+        ui, path, loaded, monkeypatch
+    )
+    assert filelog.revision(filelog.node(5)) == text
+    assert 'decompress' in owner.__dict__
+    assert through_the_class == []
