@@ -8,9 +8,9 @@ import unittest
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from mercurial import context, extensions, localrepo, ui as uimod, util
+from mercurial import extensions, ui as uimod, util
 
-from hgext3rd.revlogperf import chunkcache, compat, config
+from hgext3rd.revlogperf import chunkcache, config
 
 
 def core_addcapacity():
@@ -26,6 +26,7 @@ class corelrucachedict(util.lrucachedict):
 
 class compactlrucachedict(util.lrucachedict):
     _addcapacity = chunkcache.compact_ring(core_addcapacity())
+
 
 KEYS = st.integers(0, 12)
 OPERATIONS = st.lists(
@@ -119,7 +120,6 @@ def test_every_cache_gets_the_compact_ring():
     extension = os.path.dirname(config.__file__).encode()
     ui.setconfig(b'extensions', b'revlogperf', extension)
     extensions.loadall(ui)
-    localrepo.instance  # activation comes with localrepo
     method = util.lrucachedict._addcapacity
     # one class for every cache: no call site in core sees two
     assert method._origfunc is core_addcapacity()

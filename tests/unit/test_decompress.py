@@ -171,7 +171,6 @@ def test_damage_on_the_fast_path_is_a_revlog_error():
     )
 
 
-
 def history(tmp_path, engine):
     """a repository whose file ``f`` is a delta chain of six revisions, in
     revlogs compressed by ``engine``, and the text of its last revision"""
@@ -184,7 +183,7 @@ def history(tmp_path, engine):
         pytest.skip('no hg beside python')
     path = tmp_path / engine
     config = ['--config', 'format.revlog-compression=%s' % engine]
-    env = dict(os.environ, HGRCPATH='', HGUSER='t')
+    env = {**os.environ, 'HGRCPATH': '', 'HGUSER': 't'}
     subprocess.run([hg_script, 'init', str(path)] + config, check=True, env=env)
     text = b''
     for i in range(6):
@@ -244,13 +243,14 @@ def test_a_zlib_revlog_read_a_few_times_is_cores_alone(
         ui, path, loaded, monkeypatch
     )
     reads = loaded.decompress._READS_BEFORE_DISPATCHER
+    tip = filelog.node(5)
     for _read in range(reads):
-        assert filelog.revision(filelog.node(5)) == text
+        assert filelog.revision(tip) == text
         getattr(filelog, '_revlog', filelog).clearcaches()
     assert 'decompress' not in owner.__dict__
     assert len(through_the_class) >= reads * 6  # the whole chain, by core
     del through_the_class[:]
-    assert filelog.revision(filelog.node(5)) == text
+    assert filelog.revision(tip) == text
     assert 'decompress' in owner.__dict__
     assert through_the_class == []
 
@@ -267,6 +267,7 @@ def test_a_zstd_revlog_has_a_dispatcher_from_its_first_read(
     filelog, owner, through_the_class = spied_filelog(
         ui, path, loaded, monkeypatch
     )
-    assert filelog.revision(filelog.node(5)) == text
+    tip = filelog.node(5)
+    assert filelog.revision(tip) == text
     assert 'decompress' in owner.__dict__
     assert through_the_class == []
