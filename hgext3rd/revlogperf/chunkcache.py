@@ -14,6 +14,8 @@
 # what the fix saves, on commands that open many revlogs (``diff``: 1.2%
 # more instructions, 7.2.4, 2026-12).
 
+import weakref
+
 from mercurial import (
     exthelper,
     util,
@@ -54,23 +56,21 @@ def compact_ring(core_addcapacity):
     return _addcapacity
 
 
-class mappedlrucachedict(util.lrucachedict):
-    """the cache of a revlog whose data file is mapped: its chunks can be
-    slices of the map"""
+def holds_map_slices(owner, cache):
+    """``cache``, of the revlog ``owner``, may hold slices of a map: the
+    weak reference to keep on ``owner`` that lets go of them when ``owner``
+    is dropped
 
-    def __del__(self):
-        # the ring is a reference cycle, which lives on until the cycle
-        # collector runs: let go of the chunks now (slices hold the map,
-        # and the map a file descriptor), without clear()'s method call
-        # per node (``log -p`` drops a large filelog per changeset)
-        for node in self._cache.values():
-            node.value = None
-
-
-def holds_map_slices(cache):
-    """``cache`` may hold slices of a map: empty it when it is dropped
-
-    Only then: emptying a ring costs a walk of it.
+    A cache's ring is a reference cycle, which lives on until the cycle
+    collector runs; slices hold the map, and the map a file descriptor.
+    Not a class of its own for such caches: core's calls on caches would
+    see two classes.
     """
-    if type(cache) is util.lrucachedict:
-        cache.__class__ = mappedlrucachedict
+    return weakref.ref(owner, lambda _dropped: let_go_of_chunks(cache))
+
+
+def let_go_of_chunks(cache):
+    # not clear(), which makes a method call per node (``log -p`` drops a
+    # large filelog per changeset)
+    for node in cache._cache.values():
+        node.value = None

@@ -49,7 +49,7 @@ def install(owner, settings):
     cache = getattr(owner, compat.CHUNK_CACHE, None)
     if cache is not None:
         segment._chunk_cache = weakref.ref(cache)
-        chunkcache.holds_map_slices(cache)
+        segment._owner = chunkcache.holds_map_slices(owner, cache)
     return True
 
 
@@ -66,6 +66,7 @@ class MappedSegmentFile(randomaccessfile.randomaccessfile):
     _view = None
     _used = False
     _chunk_cache = None  # weak reference: its chunks may be slices of the map
+    _owner = None  # weak reference: lets go of them when the revlog goes
 
     def clear_cache(self):
         super().clear_cache()

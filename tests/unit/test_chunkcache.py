@@ -129,24 +129,31 @@ def test_every_cache_gets_the_compact_ring():
     assert cache._size <= 3
 
 
-def test_a_dropped_mapped_cache_lets_go_of_its_slices(tmp_path):
-    """its ring is a cycle: without ``__del__``, the slices, the map and its
-    file descriptor would wait for the cycle collector"""
+def test_a_dropped_revlog_lets_go_of_the_slices_in_its_cache(tmp_path):
+    """the cache's ring is a cycle: without this, the slices, the map and
+    its file descriptor would wait for the cycle collector"""
     import gc
     import mmap
+
+    class Owner:
+        pass
 
     path = tmp_path / 'x.d'
     path.write_bytes(b'x' * 4096)
     with open(path, 'rb') as fp:
         mapped = mmap.mmap(fp.fileno(), 0, access=mmap.ACCESS_READ)
-    cache = chunkcache.mappedlrucachedict(10, maxcost=25)
+    owner = Owner()
+    owner.cache = util.lrucachedict(10, maxcost=25)
+    owner.watch = chunkcache.holds_map_slices(owner, owner.cache)
     view = memoryview(mapped)
     for rev in range(5):
-        cache.insert(rev, view[rev : rev + 10], cost=10)
+        owner.cache.insert(rev, view[rev : rev + 10], cost=10)
     view.release()
     gc.disable()
     try:
-        del cache
-        mapped.close()  # BufferError while a slice still holds the map
+        with pytest.raises(BufferError):
+            mapped.close()
+        del owner
+        mapped.close()
     finally:
         gc.enable()
