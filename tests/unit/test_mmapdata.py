@@ -87,6 +87,18 @@ def test_chunks_are_slices_of_the_map(mapped):
     assert chunk.obj is segment.read_chunk(0, 1).obj  # one map
 
 
+def test_the_first_map_settles_the_heap_as_a_large_read_would(
+    mapped, monkeypatch
+):
+    # glibc raises its thresholds when a large block is freed: core's reads
+    # free such blocks, maps do not (a heap that moves at every large text)
+    settling = mmapdata._HeapSettling()
+    monkeypatch.setattr(mmapdata, '_heap', settling)
+    segment, _path = mapped
+    segment.read_chunk(0, 10)
+    assert settling.settled
+
+
 def test_appended_data_gets_a_new_map(mapped):
     segment, path = mapped
     segment.read_chunk(0, 10)
