@@ -23,7 +23,7 @@ from mercurial import extensions, ui as uimod, util
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, '..'))
-from hgext3rd.revlogperf import compat  # noqa: E402
+from hgext3rd.revlogperf import compat, decompress  # noqa: E402
 from hgext3rd.revlogperf.perf import commands  # noqa: E402
 
 EXTENSION = os.path.join(HERE, '..', 'hgext3rd', 'revlogperf')
@@ -97,7 +97,8 @@ def main(argv=None):
     chunks = as_read_path_passes(chunks)
 
     core = type(owner).decompress.__get__(owner)  # the release's own code
-    for _read in range(2):  # a zlib revlog gets its dispatcher when read again
+    # a zlib revlog gets its dispatcher once it has been read often enough
+    for _read in range(decompress._READS_BEFORE_DISPATCHER + 1):
         owner._chunk(0)
     if 'decompress' not in owner.__dict__:
         sys.exit('revlogperf dispatcher not installed (fast-decompress off?)')

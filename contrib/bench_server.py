@@ -599,8 +599,8 @@ def without_state_labels(bodies, digest):
 def check(run, answers, bodies):
     """(failed, wrong, refused, mixed): requests not answered, answers
     that are not the reference's, requests refused or dropped while a
-    strip, a rollback or an upgrade ran, and answers during a writer's step that are
-    the reference's but for the branch heads and phases"""
+    strip, a rollback or an upgrade ran, and answers during a writer's
+    step that are the reference's but for the branch heads and phases"""
     failed, wrong, refused, mixed = [], [], [], []
     for r in run['results']:
         candidates = candidate_states(run['states'], r)

@@ -3,10 +3,11 @@
 # Seed 001: routing chunk decompression through compression engines cost
 # 2.5% per changelog chunk and 5.4% per manifest chunk until the common
 # headers were dispatched inline and engine decompressors cached per revlog.
-# Here each revlog gets one dispatcher, built when the revlog is created:
-# zlib (``x``), stored (``\0``), uncompressed (``u``) and zstd (``(``) inline,
-# any other header looked up once in ``util.compengines``; and where its
-# chunks all come from one library, no header test at all.
+# Core has since taken zlib inline itself. Here a revlog that is read
+# enough gets one dispatcher (a zstd revlog at once): zlib (``x``), stored
+# (``\0``), uncompressed (``u``) and zstd (``(``) inline, its own engine's
+# header tested first, any other header looked up once in
+# ``util.compengines``.
 
 import binascii
 import importlib.util
