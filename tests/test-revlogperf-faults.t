@@ -134,10 +134,22 @@ to her, so they are truncated in place; alice can still write.
   shared/.hg/store/00manifest.i 1000:2000 664
   $ shared_repo
   $ as_bob hg -R shared debugstrip -q -r 250 --no-backup
-  revlogperf: cannot replace 00changelog.d (Operation not permitted): truncated in place, processes reading it may fail (no-inline-changelog !)
-  revlogperf: cannot replace 00changelog.i (Operation not permitted): truncated in place, processes reading it may fail
-  revlogperf: cannot replace 00manifest.i (Operation not permitted): truncated in place, processes reading it may fail
-  revlogperf: cannot replace data/mf.i (Operation not permitted): truncated in place, processes reading it may fail
+  revlogperf: cannot replace 00changelog.d and 3 other store files (Operation not permitted): truncated in place, processes reading them may fail (no-inline-changelog !)
+  revlogperf: cannot replace 00changelog.i and 2 other store files (Operation not permitted): truncated in place, processes reading them may fail (inline-changelog !)
+  $ owners
+  shared/.hg/store/00changelog.i 1000:2000 664
+  shared/.hg/store/00manifest.i 1000:2000 664
+
+With --verbose, each of them
+
+  $ shared_repo
+  $ as_bob hg -R shared debugstrip -r 250 --no-backup --verbose 2>&1 | grep 'cannot replace'
+  revlogperf: cannot replace 00changelog.d (Operation not permitted): truncated in place (no-inline-changelog !)
+  revlogperf: cannot replace 00changelog.i (Operation not permitted): truncated in place
+  revlogperf: cannot replace 00manifest.i (Operation not permitted): truncated in place
+  revlogperf: cannot replace data/mf.i (Operation not permitted): truncated in place
+  revlogperf: cannot replace 00changelog.d and 3 other store files (Operation not permitted): truncated in place, processes reading them may fail (no-inline-changelog !)
+  revlogperf: cannot replace 00changelog.i and 2 other store files (Operation not permitted): truncated in place, processes reading them may fail (inline-changelog !)
   $ owners
   shared/.hg/store/00changelog.i 1000:2000 664
   shared/.hg/store/00manifest.i 1000:2000 664
@@ -158,6 +170,46 @@ alice strips her own files: the copies are hers, with group devs and mode
   shared/.hg/store/00manifest.i 1000:2000 664
   shared/.hg/store/00changelog.i 1000:2000 664
   shared/.hg/store/00manifest.i 1000:2000 664
+
+A copy left by a killed writer that the next writer may not remove (bob's,
+in a directory where only a file's owner may remove it) is named once per
+command and stays listed, and no command stops for it: alice finishes the
+rollback (truncating in place where the copy is in the way), commits,
+recovers and verifies as she would without revlogperf. bob, its owner,
+removes it with his next transaction.
+
+  $ shared_repo setgid
+  $ as_bob sh -c 'umask 002; mkdir shared/sub; echo one > shared/sub/b'
+  $ as_bob hg -R shared commit -qAm b
+  $ echo two >> shared/sub/b
+  $ as_bob hg -R shared commit -qm b
+  $ KILLAT=b.i as_bob hg -R shared rollback -q --config extensions.killat="$TESTDIR/testlib/killat.py"
+  Killed
+  [137]
+  $ chmod +t shared/.hg/store/data/sub
+  $ ls -A shared/.hg/store/data/sub
+  .b.i-shorten~
+  b.i
+  $ as_alice hg -R shared rollback -q -f 2>&1 | grep revlogperf
+  revlogperf: cannot replace data/sub/b.i (File exists): truncated in place, processes reading it may fail
+  $ as_alice hg -R shared update -qC tip
+  warning: ignoring unknown working parent bb3ad2363a46!
+  $ echo three >> shared/sub/b
+  $ as_alice hg -R shared commit -qm b
+  revlogperf: cannot remove data/sub/.b.i-shorten~, left by a killed writer (Operation not permitted): its owner or an administrator can remove it
+  $ as_alice hg -R shared recover
+  revlogperf: cannot remove data/sub/.b.i-shorten~, left by a killed writer (Operation not permitted): its owner or an administrator can remove it
+  no interrupted transaction available
+  [1]
+  $ as_alice hg -R shared debug-revlog-storage | grep leftover
+  leftover copy of a killed writer: data/sub/.b.i-shorten~ (its owner or an administrator can remove it)
+  $ as_alice hg -R shared verify -q
+  $ echo four >> shared/sub/b
+  $ as_bob hg -R shared commit -qm b
+  $ ls -A shared/.hg/store/data/sub
+  b.i
+  $ ls shared/.hg/store | grep revlogperf
+  [1]
 #endif
 
 Copies left by a killed writer
@@ -178,16 +230,16 @@ server's process is killed, and its client says so by its status.)
   $ KILLAT=big.d hg -R killed rollback -q --config extensions.killat="$TESTDIR/testlib/killat.py"
   [255]
 #endif
-  $ ls killed/.hg/store/data
+  $ ls -A killed/.hg/store/data
+  .big.d-shorten~
   big.d
-  big.d.revlogperf-shortened~
   big.i
   $ hg -R killed debug-revlog-storage | grep leftover
-  leftover copy of a killed writer: data/big.d.revlogperf-shortened~ (run 'hg recover' to remove it)
+  leftover copy of a killed writer: data/.big.d-shorten~ (run 'hg recover' to remove it)
   $ hg -R killed recover -q
   no interrupted transaction available
   [1]
-  $ ls killed/.hg/store/data
+  $ ls -A killed/.hg/store/data
   big.d
   big.i
   $ hg -R killed rollback -q
@@ -204,9 +256,93 @@ server's process is killed, and its client says so by its status.)
 #endif
   $ echo more >> killed/big
   $ hg -R killed commit -qAm next
-  $ ls killed/.hg/store/data
+  $ ls -A killed/.hg/store/data
   big.d
   big.i
+  $ ls killed/.hg/store | grep revlogperf
+  [1]
+
+Long file names
+---------------
+
+A copy is named after its file, with a dot before and ``-shorten~`` after:
+10 bytes more, where core's own temporary copies take 11. A name the file
+system refuses all the same (a store name of 246 bytes or more, without
+fncache) means the file is truncated in place. Store names of 234 to 244
+bytes (whose copies once got names too long) and of 250, through a strip,
+a rollback and a recovery, end as they do without revlogperf (not through
+chg: a hook kills the process that commits, to leave a transaction to
+recover):
+
+#if no-chg
+  $ longnames() {
+  >   hg init "$1" --config format.usefncache=no
+  >   for n in 234 239 244 250; do
+  >     "$PYTHON" -c "import random; r = random.Random($n); open('$1/' + 'l' * ($n - 2), 'wb').write(r.randbytes(9000))"
+  >   done
+  >   more() {
+  >     for f in "$1"/l*; do echo more >> "$f"; done
+  >   }
+  >   hg -R "$1" commit -qAm one
+  >   more "$1"; hg -R "$1" commit -qm two --date '0 0'
+  >   hg -R "$1" debugstrip -q --no-backup -r tip
+  >   more "$1"; hg -R "$1" commit -qm two --date '0 0'
+  >   hg -R "$1" rollback -q
+  >   hg -R "$1" commit -qm two --date '0 0' --config hooks.pretxncommit='kill -9 $PPID'
+  >   hg -R "$1" recover -q
+  >   hg -R "$1" verify -q
+  >   (cd "$1/.hg/store" && find . -type f | sort | cut -c1-20 | uniq -c)
+  > }
+  $ without longnames core > core.out 2>&1
+  $ cat core.out
+  Killed
+  (verify step skipped, run `hg verify` to check your repository content)
+        1 ./00changelog.d (no-inline-changelog !)
+        1 ./00changelog.i
+        1 ./00manifest.i
+        4 ./data/lllllllllllll
+        1 ./journal.phaseroots (?)
+        1 ./phaseroots
+        1 ./requires
+  $ longnames with
+  revlogperf: cannot replace data/llllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllll.i (File name too long): truncated in place, processes reading it may fail
+  revlogperf: cannot replace data/llllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllll.i (File name too long): truncated in place, processes reading it may fail
+  Killed
+  revlogperf: cannot replace data/llllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllll.i (File name too long): truncated in place, processes reading it may fail
+  (verify step skipped, run `hg verify` to check your repository content)
+        1 ./00changelog.d (no-inline-changelog !)
+        1 ./00changelog.i
+        1 ./00manifest.i
+        4 ./data/lllllllllllll
+        1 ./journal.phaseroots (?)
+        1 ./phaseroots
+        1 ./requires
+  $ (cd core/.hg/store && find . -type f | sort | xargs cat) > core.files
+  $ (cd with/.hg/store && find . -type f | sort | xargs cat) > with.files
+  $ cmp core.files with.files && echo identical
+  identical
+#endif
+
+A store lists the same files with and without revlogperf after a commit, a
+rollback, a strip and a transaction a hook aborts
+
+  $ steps() {
+  >   hg init "$1"
+  >   "$PYTHON" -c "import os; open('$1/f', 'wb').write(os.urandom(200000))"
+  >   hg -R "$1" commit -qAm one; echo more >> "$1/f"
+  >   hg -R "$1" commit -qm two; (cd "$1/.hg/store"; find . | sort); echo
+  >   hg -R "$1" rollback -q; (cd "$1/.hg/store"; find . | sort); echo
+  >   hg -R "$1" commit -qm two; hg -R "$1" debugstrip -q --no-backup -r tip
+  >   (cd "$1/.hg/store"; find . | sort); echo
+  >   hg -R "$1" commit -qm two --config hooks.pretxncommit=false
+  >   (cd "$1/.hg/store"; find . | sort)
+  > }
+  $ without steps core2 > core.list 2>&1
+  $ steps with2 > with.list 2>&1
+  $ cmp core.list with.list && echo identical
+  identical
+  $ grep revlogperf with.list
+  [1]
 
 File descriptors
 ----------------

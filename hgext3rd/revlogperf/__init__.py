@@ -79,11 +79,13 @@ aborts a transaction, and a process that has such a file mmapped then dies
 of SIGBUS. With revlogperf the part kept is copied to a new file, with the
 owner, group and mode of the old one, and renamed over it, so other
 processes keep reading the old one. Where that cannot be done as core would
-leave the file (no room for the copy on a full disk, or another user's file
-whose owner cannot be kept), the file is shortened in place, as core does,
-with a warning. A copy left by a killed writer is removed by the next
-transaction and by ``hg recover``. Load revlogperf in every process that
-writes the repository.
+leave the file (no room for the copy on a full disk, another user's file
+whose owner cannot be kept, a name the file system refuses), the file is
+shortened in place, as core does, with one warning line for the whole
+operation (``--verbose`` names each file). A copy left by a killed writer is
+removed by the next transaction and by ``hg recover``; one this user may not
+remove is named once and never stops a command. Load revlogperf in every
+process that writes the repository.
 
 Rust
 ----

@@ -214,13 +214,14 @@ def debug_revlog_storage(ui, repo, **opts):
                 b'and shortens them safely, the rest is Rust\'s\n'
             )
         )
-    for path in truncation.leftover_copies(repo.store.path):
+    store = repo.store.path
+    for path in truncation.leftover_copies(store):
+        if truncation.removable(store, path):
+            hint = _(b"run 'hg recover' to remove it")
+        else:
+            hint = _(b"its owner or an administrator can remove it")
         fm.plain(
-            _(
-                b"leftover copy of a killed writer: %s "
-                b"(run 'hg recover' to remove it)\n"
-            )
-            % path
+            _(b"leftover copy of a killed writer: %s (%s)\n") % (path, hint)
         )
     advice = changelog.repair_advice(all_stats[0])
     if advice:

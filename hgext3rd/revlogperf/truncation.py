@@ -17,26 +17,37 @@
 # own index maps do; a file handle of the old inode keeps reading it whole.
 #
 # The replacement must leave what core leaves, or it is not made: the file
-# is then truncated in place, as core does, with a one-line warning.
+# is then truncated in place, as core does, with one warning line for the
+# whole operation (strip, rollback, abort). Whatever stops the copy stops
+# the replacement only:
 # - The copy needs room for the kept bytes: on a full disk, in place.
 # - The copy must have the original's owner, group and mode (a store shared
 #   by a group): where the writer cannot give them, in place.
+# - The copy's name is never longer than core's own temporary names; where
+#   the file system refuses it anyway, in place.
 #
 # The rename is atomic: killed before it, the original is untouched and the
 # journal still says what to do (hg recover); killed after it, the work is
-# done, and replaying the journal again shortens nothing. A copy a killed
-# writer leaves is listed in the store's ``revlogperf-copies`` first, and
-# removed by the next transaction or ``hg recover``.
+# done, and replaying the journal again shortens nothing. A copy is listed
+# in the store's ``revlogperf-copies`` before it is made, and the list is
+# removed with it: a copy a killed writer leaves is removed by the next
+# transaction or ``hg recover``. Removing it is best effort: one that cannot
+# be removed (another user's, in a directory the writer may not change)
+# stays listed, is named once in a warning and by ``hg
+# debug-revlog-storage``, and never stops a transaction.
 
 import errno
 import os
 import stat
+import threading
 
 from mercurial.i18n import _
 from mercurial import (
     exthelper,
     localrepo,
     pycompat,
+    repair,
+    transaction,
     util,
     vfs as vfsmod,
 )
@@ -46,10 +57,14 @@ from . import config
 
 eh = exthelper.exthelper()
 
-COPY_SUFFIX = b'.revlogperf-shortened~'
-"""what the name of a shortened copy ends with, until it is renamed"""
+COPY_SUFFIX = b'-shorten~'
+"""what the name of a shortened copy ends with, until it is renamed: the
+copy of ``data/f.i`` is ``data/.f.i-shorten~``, one byte shorter than the
+``data/.f.i-XXXXXXXX~`` core's own temporary copies (util.mktempcopy) get"""
+_OLD_COPY_SUFFIXES = (b'.revlogperf-shortened~',)  # revlogperf <= 0.x
 COPIES_RECORD = b'revlogperf-copies'
-"""the store file listing the shortened copies that may be left over"""
+"""the store file listing the shortened copies that may be left over; it
+exists only while a copy is being made, or where one could not be removed"""
 _COPY_BLOCK = 1 << 20
 
 
@@ -118,14 +133,12 @@ class ReplacingTruncate:
             return fp.truncate(size)  # nothing cut off
         path = fp.name
         try:
-            replace_with_prefix(self._vfs.base, path, size)
+            replace_with_prefix(
+                self._vfs.base, path, size, self._vfs.createmode
+            )
         except CannotReplace as exc:
-            self._ui.warn(
-                _(
-                    b'revlogperf: cannot replace %s (%s): truncated in '
-                    b'place, processes reading it may fail\n'
-                )
-                % (_relative(self._vfs.base, path), exc.reason)
+            _report_in_place(
+                self._ui, _relative(self._vfs.base, path), exc.reason
             )
             return fp.truncate(size)
         # the open file is the old inode now: later writes go to the new one
@@ -142,22 +155,31 @@ class CannotReplace(Exception):
         self.reason = reason
 
 
-def replace_with_prefix(store, path, size):
+def copy_name(path):
+    """where the shortened copy of the store file ``path`` is made"""
+    directory, name = os.path.split(path)
+    return os.path.join(directory, b'.' + name + COPY_SUFFIX)
+
+
+def replace_with_prefix(store, path, size, createmode=None):
     """replace the file at ``path`` with a copy of its first ``size`` bytes
 
     The copy has the original's owner, group and permission bits, and is
     on disk before the rename. Raises CannotReplace, leaving the original
-    as it was, where that cannot be done.
+    as it was, where that cannot be done for any reason of the system's.
     """
-    copy = path + COPY_SUFFIX
+    copy = copy_name(path)
     try:
-        _record_copy(store, copy)
+        _list_copy(store, copy, createmode)
         src = os.open(path, os.O_RDONLY)
     except OSError as exc:
-        raise CannotReplace(stringutil.forcebytestr(exc.strerror))
+        _unlist_copies(store)
+        raise CannotReplace(_reason(exc))
     try:
         original = os.fstat(src)
-        flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW
+        # a copy a killed writer left, if it may be removed
+        _remove_quietly(copy)
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
         dst = os.open(copy, flags, 0o600)
         try:
             _copy_prefix(src, dst, size)
@@ -171,13 +193,26 @@ def replace_with_prefix(store, path, size):
         # such a rename)
         os.replace(copy, path)
     except OSError as exc:
-        util.tryunlink(copy)
-        raise CannotReplace(stringutil.forcebytestr(exc.strerror))
+        _remove_quietly(copy)
+        raise CannotReplace(_reason(exc))
     except BaseException:
-        util.tryunlink(copy)
+        _remove_quietly(copy)
         raise
     finally:
         os.close(src)
+        _unlist_copies(store)
+
+
+def _reason(exc):
+    return stringutil.forcebytestr(exc.strerror or exc)
+
+
+def _remove_quietly(path):
+    """remove ``path`` if this process may; never raises"""
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
 
 
 def _copy_prefix(src, dst, size):
@@ -203,10 +238,94 @@ def _give_ownership(fd, original):
     os.fchmod(fd, stat.S_IMODE(original.st_mode))
 
 
-def _record_copy(store, copy):
-    """list ``copy`` in the store before it exists, for a later cleanup"""
-    with open(os.path.join(store, COPIES_RECORD), 'ab') as record:
-        record.write(_relative(store, copy) + b'\n')
+# One warning line per operation for the files truncated in place: a strip
+# by another user of a group-shared store may fall back for every revlog it
+# shortens. Operations run in one thread each (hgweb serves pushes so).
+_operation = threading.local()
+
+
+def _report_in_place(ui, path, reason):
+    pending = getattr(_operation, 'in_place', None)
+    if pending is None:
+        _warn_in_place(ui, [(path, reason)])
+    else:
+        pending.append((ui, path, reason))
+        ui.note(
+            _(b'revlogperf: cannot replace %s (%s): truncated in place\n')
+            % (path, reason)
+        )
+
+
+def _warn_in_place(ui, files):
+    """one warning line for ``files``, (path, reason) pairs"""
+    (first, reason), others = files[0], len(files) - 1
+    if not others:
+        ui.warn(
+            _(
+                b'revlogperf: cannot replace %s (%s): truncated in place, '
+                b'processes reading it may fail\n'
+            )
+            % (first, reason)
+        )
+        return
+    reasons = b'; '.join(sorted({r for p, r in files}))
+    ui.warn(
+        _(
+            b'revlogperf: cannot replace %s and %d other store files (%s): '
+            b'truncated in place, processes reading them may fail\n'
+        )
+        % (first, others, reasons)
+    )
+
+
+def _one_warning_per_operation(orig, *args, **kwargs):
+    if getattr(_operation, 'in_place', None) is not None:
+        return orig(*args, **kwargs)  # within another operation
+    _operation.in_place = files = []
+    try:
+        return orig(*args, **kwargs)
+    finally:
+        _operation.in_place = None
+        if files:
+            _warn_in_place(files[0][0], [(p, r) for ui, p, r in files])
+
+
+eh.wrapfunction(transaction, '_playback')(_one_warning_per_operation)
+eh.wrapfunction(repair, 'strip')(_one_warning_per_operation)
+
+
+def _list_copy(store, copy, createmode=None):
+    """list ``copy`` in the store before it exists, for a later cleanup
+
+    The list gets the mode core gives the store's new files: another
+    writer of a group-shared store must be able to list its copies too.
+    """
+    path = os.path.join(store, COPIES_RECORD)
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
+    try:
+        if createmode is not None and os.fstat(fd).st_size == 0:
+            try:
+                os.fchmod(fd, createmode & 0o666)
+            except OSError:
+                pass  # another writer's empty list
+        os.write(fd, _relative(store, copy) + b'\n')
+    finally:
+        os.close(fd)
+
+
+def _unlist_copies(store):
+    """list only the copies that are still there, and remove the list when
+    there are none; never raises"""
+    record = os.path.join(store, COPIES_RECORD)
+    try:
+        left = leftover_copies(store)
+        if not left:
+            os.unlink(record)
+        else:
+            with open(record, 'wb') as fp:
+                fp.write(b''.join(p + b'\n' for p in left))
+    except OSError:
+        pass
 
 
 def _relative(store, path):
@@ -214,8 +333,15 @@ def _relative(store, path):
     return os.path.relpath(path, store)
 
 
+def _is_copy_name(path):
+    name = os.path.basename(path)
+    if name.endswith(_OLD_COPY_SUFFIXES):
+        return True
+    return name.startswith(b'.') and name.endswith(COPY_SUFFIX)
+
+
 def leftover_copies(store):
-    """the shortened copies a killed writer left in the store directory"""
+    """the shortened copies listed in the store that are still there"""
     try:
         with open(os.path.join(store, COPIES_RECORD), 'rb') as record:
             listed = record.read().splitlines()
@@ -224,18 +350,50 @@ def leftover_copies(store):
     return sorted(
         path
         for path in set(listed)
-        if path.endswith(COPY_SUFFIX)
-        and os.path.lexists(os.path.join(store, path))
+        if _is_copy_name(path) and os.path.lexists(os.path.join(store, path))
     )
 
 
+def removable(store, path):
+    """whether this process may remove the store file ``path``"""
+    directory = os.path.dirname(os.path.join(store, path))
+    try:
+        st = os.stat(directory)
+        if not os.access(directory, os.W_OK | os.X_OK):
+            return False
+        if st.st_mode & stat.S_ISVTX and os.geteuid() != 0:
+            owner = os.lstat(os.path.join(store, path)).st_uid
+            return os.geteuid() in (owner, st.st_uid)
+    except OSError:
+        return False
+    return True
+
+
+_warned = set()
+
+
 def remove_leftover_copies(repo):
-    """remove the copies a killed writer left (the store lock is held)"""
+    """remove the copies killed writers left, as far as this process may;
+    never raises (the store lock is held)"""
     store = repo.store.path
     for path in leftover_copies(store):
-        util.tryunlink(os.path.join(store, path))
-        repo.ui.debug(b'removed leftover copy %s\n' % path)
-    util.tryunlink(os.path.join(store, COPIES_RECORD))
+        try:
+            os.unlink(os.path.join(store, path))
+            repo.ui.debug(b'removed leftover copy %s\n' % path)
+        except FileNotFoundError:
+            pass
+        except OSError as exc:
+            if (store, path) not in _warned:
+                _warned.add((store, path))
+                repo.ui.warn(
+                    _(
+                        b'revlogperf: cannot remove %s, left by a killed '
+                        b'writer (%s): its owner or an administrator can '
+                        b'remove it\n'
+                    )
+                    % (path, _reason(exc))
+                )
+    _unlist_copies(store)
 
 
 def _has_record(repo):

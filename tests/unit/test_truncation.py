@@ -148,7 +148,7 @@ def test_the_copy_needs_room_for_the_kept_bytes_only(tmp_path, monkeypatch):
     monkeypatch.setattr(truncation.os, 'write', counting_write)
     with replacing(opener) as fp:
         fp.truncate(4200)
-    assert sum(written) <= 4200 + len(b'x.i.revlogperf-shortened~\n')
+    assert sum(written) <= 4200 + len(b'.x.i-shorten~\n')
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason='needs root to chown')
@@ -194,6 +194,39 @@ def test_owner_it_cannot_give_means_in_place(tmp_path, monkeypatch):
     assert b'(Operation not permitted)' in warning
 
 
+def leftover(tmp_path):
+    """a store with a listed copy, as a writer killed before its rename
+    leaves it"""
+    store_path = str(tmp_path).encode()
+    copy = truncation.copy_name(store_path + b'/x.i')
+    truncation._list_copy(store_path, copy)
+    with open(copy, 'wb') as fp:
+        fp.write(b'left')
+    repo = types.SimpleNamespace(
+        store=types.SimpleNamespace(path=store_path), ui=RecordingUI()
+    )
+    return repo, os.path.basename(copy)
+
+
+def test_a_copy_is_listed_only_while_it_may_be_left(tmp_path):
+    opener, path = store(tmp_path)
+    listed = []
+    real_replace = truncation.os.replace
+
+    def replace(src, dst):
+        listed.append(truncation.leftover_copies(str(tmp_path).encode()))
+        return real_replace(src, dst)
+
+    truncation.os.replace = replace
+    try:
+        with replacing(opener) as fp:
+            fp.truncate(15)
+    finally:
+        truncation.os.replace = real_replace
+    assert listed == [[b'.x.i-shorten~']]
+    assert sorted(os.listdir(tmp_path)) == ['x.i']
+
+
 def test_a_copy_left_by_a_killed_writer_is_found_and_removed(tmp_path):
     opener, path = store(tmp_path)
 
@@ -208,14 +241,81 @@ def test_a_copy_left_by_a_killed_writer_is_found_and_removed(tmp_path):
             truncation.replace_with_prefix(store_path, bytes(path), 15)
     finally:
         truncation.os.replace = real_replace
-    # the copy was removed on the way out; a SIGKILL leaves it: make one
-    (tmp_path / 'x.i.revlogperf-shortened~').write_bytes(b'left')
-    assert truncation.leftover_copies(store_path) == [
-        b'x.i.revlogperf-shortened~'
-    ]
-    repo = types.SimpleNamespace(
-        store=types.SimpleNamespace(path=store_path), ui=uimod.ui()
-    )
+    # the copy and its listing were removed on the way out
+    assert sorted(os.listdir(tmp_path)) == ['x.i']
+    # a SIGKILL leaves both
+    repo, name = leftover(tmp_path)
+    assert truncation.leftover_copies(store_path) == [name]
     truncation.remove_leftover_copies(repo)
     assert truncation.leftover_copies(store_path) == []
     assert sorted(os.listdir(tmp_path)) == ['x.i']
+    assert repo.ui.warnings == []
+
+
+def test_a_copy_that_cannot_be_removed_stays_listed(tmp_path, monkeypatch):
+    store(tmp_path)
+    repo, name = leftover(tmp_path)
+
+    def denied(path):
+        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))
+
+    monkeypatch.setattr(truncation.os, 'unlink', denied)
+    truncation.remove_leftover_copies(repo)
+    truncation.remove_leftover_copies(repo)
+    assert truncation.leftover_copies(repo.store.path) == [name]
+    # once, naming the file and what to do
+    assert repo.ui.warnings == [
+        b'revlogperf: cannot remove .x.i-shorten~, left by a killed writer '
+        b'(Permission denied): its owner or an administrator can remove it\n'
+    ]
+
+
+def test_a_name_the_system_refuses_means_in_place(tmp_path, monkeypatch):
+    opener, path = store(tmp_path)
+    inode = path.stat().st_ino
+    real_open, real_unlink = os.open, os.unlink
+
+    def too_long(name, *args, **kwargs):
+        if name.endswith(truncation.COPY_SUFFIX):
+            raise OSError(errno.ENAMETOOLONG, os.strerror(errno.ENAMETOOLONG))
+        return real_open(name, *args, **kwargs)
+
+    def unlink(name):
+        if name.endswith(truncation.COPY_SUFFIX):
+            raise OSError(errno.ENAMETOOLONG, os.strerror(errno.ENAMETOOLONG))
+        return real_unlink(name)
+
+    monkeypatch.setattr(truncation.os, 'open', too_long)
+    monkeypatch.setattr(truncation.os, 'unlink', unlink)
+    with replacing(opener) as fp:
+        fp.truncate(15)
+    assert path.stat().st_ino == inode
+    assert path.read_bytes() == b'012345678901234'
+    [warning] = config.settings(opener).ui.warnings
+    assert b'(File name too long)' in warning
+    assert sorted(os.listdir(tmp_path)) == ['x.i']
+
+
+def test_copy_names_are_no_longer_than_core_temporary_names():
+    # util.mktempcopy's: '.' + name + '-' + 8 random characters + '~'
+    name = b'n' * 200 + b'.i'
+    copy = truncation.copy_name(b'/store/data/' + name)
+    assert copy.startswith(b'/store/data/.')
+    assert len(os.path.basename(copy)) < len(name) + 11
+
+
+def test_one_operation_warns_once(tmp_path):
+    opener, path = store(tmp_path)
+    (tmp_path / 'y.i').write_bytes(b'0123456789' * 1000)
+    ui = config.settings(opener).ui
+
+    def operation():
+        for name in (b'x.i', b'y.i'):
+            truncation._report_in_place(ui, name, b'Operation not permitted')
+
+    truncation._one_warning_per_operation(operation)
+    assert ui.warnings == [
+        b'revlogperf: cannot replace x.i and 1 other store files '
+        b'(Operation not permitted): truncated in place, processes reading '
+        b'them may fail\n'
+    ]
