@@ -373,9 +373,10 @@ within 100 descriptors, as they do without revlogperf
   $ without sh -c 'ulimit -n 100; hg -R many verify -q'
 
 Within one process, with the cycle collector off: every filelog read and
-kept, then dropped
+kept, then dropped (the walk cache, which keeps filelogs for the rest of a
+command within the same budget, is off: nothing else may hold them)
 
-  $ hg -R many debugholdfds --config extensions.holdfds="$TESTDIR/testlib/holdfds.py" --config revlogperf.mmap-data-budget=10
+  $ hg -R many debugholdfds --config extensions.holdfds="$TESTDIR/testlib/holdfds.py" --config revlogperf.mmap-data-budget=10 --config revlogperf.walk-cache=off
   150 filelogs read and kept: 10 data maps, descriptors within the budget
   dropped: 0 data maps, descriptors as before
 

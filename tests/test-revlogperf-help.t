@@ -75,6 +75,20 @@ The extension's help is its module docstring
   Reading a revision checks its hash with its parents taken from the index,
   which spares pure builds a map of every node.
   
+  History walks
+  -------------
+  
+  "log -p", "diff", "annotate" and "update" open a file's filelog again for
+  every changeset they walk, and read each file revision two to four times. For
+  one command (or one hgweb request), revlogperf keeps the filelogs it opened
+  for reading and the file texts read through them, up to "revlogperf.walk-
+  cache" bytes of text. All is dropped when a transaction starts, when the
+  repository is reloaded, and before the next command:
+  
+    [revlogperf]
+    # a byte quantity, or "off" to read as core does (default: 4 MB)
+    walk-cache = 4 MB
+  
   Strip, rollback and aborted transactions
   ----------------------------------------
   

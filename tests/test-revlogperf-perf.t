@@ -139,7 +139,7 @@ under another name
 
   $ hg perf::revlog-suite -c --compare revlogperf.mmap-index-treshold=off
   abort: --compare: unknown option 'revlogperf.mmap-index-treshold'
-  (revlogperf options: fast-decompress, mmap-data-budget, mmap-data-threshold, mmap-filelogs, mmap-index-threshold, trace-mmap)
+  (revlogperf options: fast-decompress, mmap-data-budget, mmap-data-threshold, mmap-filelogs, mmap-index-threshold, trace-mmap, walk-cache)
   [10]
   $ hg perf::revlog-suite -c --rounds 0
   abort: --rounds must be at least 1

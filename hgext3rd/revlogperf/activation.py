@@ -22,6 +22,7 @@ from . import (
     mmapindex,
     readpath,
     truncation,
+    walkcache,
 )
 
 eh = exthelper.exthelper()
@@ -32,6 +33,7 @@ eh.merge(readpath.eh)
 eh.merge(damage.eh)
 eh.merge(decompress.eh)
 eh.merge(truncation.eh)
+eh.merge(walkcache.eh)
 
 # hgweb serves in threads: the first repositories may be made at once
 _lock = threading.Lock()

@@ -32,6 +32,15 @@ else:  # hg <= 7.1
     STORE_OPTIONS_MODULE = localrepo
     STORE_OPTIONS_FUNCTION = 'resolvestorevfsoptions'
 
+# The classes whose ``file()`` opens a repository's filelogs.
+if hasattr(localrepo, 'revlogfilestorage'):  # hg <= 7.1: storage mixins
+    FILE_STORAGE_CLASSES = (
+        localrepo.revlogfilestorage,
+        localrepo.revlognarrowfilestorage,
+    )
+else:
+    FILE_STORAGE_CLASSES = (localrepo.localrepository,)
+
 # The object that owns chunk decompression and, on 6.6+, the cache of
 # decompressed chunks: its instances get the revlogperf decompressor.
 if hasattr(revlog, '_InnerRevlog'):

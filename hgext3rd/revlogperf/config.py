@@ -39,6 +39,7 @@ class Settings:
         self.index_threshold = _mmap_index_threshold(ui)
         self.data_threshold = _size_or_off(ui, b'mmap-data-threshold')
         self.data_budget = _count(ui, b'mmap-data-budget')
+        self.walk_cache = _size_or_off(ui, b'walk-cache')
         self.mmap_filelogs = ui.configbool(b'revlogperf', b'mmap-filelogs')
         # where a kind of revlog differs from ``index_threshold``
         self.index_thresholds = {}

@@ -46,7 +46,11 @@ def signal_reader():
 
 
 def run(repo, path, during, command):
-    syncdir = tempfile.mkdtemp(prefix='undermaps-')
+    with tempfile.TemporaryDirectory(prefix='undermaps-') as syncdir:
+        run_with(syncdir, repo, path, during, command)
+
+
+def run_with(syncdir, repo, path, during, command):
     reader = subprocess.Popen(
         [
             'hg',

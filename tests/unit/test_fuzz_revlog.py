@@ -52,7 +52,10 @@ def source():
     texts = [bytes(cl.revision(r)) for r in range(len(cl))]
     store = path / '.hg' / 'store'
     files = {p.name: p.read_bytes() for p in store.glob('00changelog.*')}
-    return repo.svfs.options, files, texts
+    options = repo.svfs.options
+    repo.close()
+    shutil.rmtree(path)
+    return options, files, texts
 
 
 MUTATIONS = st.one_of(

@@ -1,0 +1,185 @@
+# walkcache.py - what a command reads of a file's history, kept for its next
+# changesets
+#
+# Core opens a file's filelog anew for every changeset a command walks
+# (``log -p``, ``diff``, ``annotate``, ``update``), and a filelog keeps the
+# last text it read only. ``diff`` reads each side twice (its binary check,
+# then its text), and ``log -p`` reads a file's revision again as the parent
+# side of the next changeset: each read goes down the delta chain from its
+# base, after the index was read again. On the 20k sample (7.2.4, 2026-12)
+# that was half of ``log -p -l 300``.
+#
+# A repository keeps, for one command or one hgweb request, the filelogs it
+# opened for reading and the file texts read through them, within
+# ``revlogperf.walk-cache`` bytes. Texts are kept by node, which names
+# their content. All is dropped when a transaction starts, when the
+# repository is invalidated or reloads its changelog, and when the next
+# command or request begins: nothing is seen that core would not see.
+
+from mercurial import (
+    dispatch,
+    exthelper,
+    filelog,
+    hg,
+    localrepo,
+    revlog,
+    txnutil,
+    util,
+)
+
+from . import (
+    compat,
+    config,
+    hotwrap,
+)
+
+eh = exthelper.exthelper()
+
+MAX_FILELOGS = 64
+"""filelogs a walk keeps open; a changeset of ``log -p`` touches a few"""
+
+MAX_TEXTS = 1024
+
+INDEX_ENTRY_SIZE = 64
+"""what a revision costs a filelog kept, in bytes of index (revlog v1)"""
+
+# nothing else: remotefilelog and others return storage of their own
+_KEPT_TYPES = (filelog.filelog, filelog.narrowfilelog)
+
+_WALK = '_revlogperf_walk'
+_TEXTS = '_revlogperf_texts'
+
+
+class _Walk:
+    """the filelogs and texts one repository keeps for one command"""
+
+    __slots__ = ('changelog', 'filelogs', 'texts', 'largest')
+
+    def __init__(self, changelog, budget):
+        # the changelog the repository had: another one means a reload
+        self.changelog = changelog
+        # indexes read whole take memory too: as much again as texts
+        self.filelogs = util.lrucachedict(MAX_FILELOGS, maxcost=4 * budget)
+        self.texts = util.lrucachedict(MAX_TEXTS, maxcost=budget)
+        # one large file read must not push out every other text
+        self.largest = budget // 4
+
+
+def walk_of(repo):
+    """the ``_Walk`` of ``repo`` for the command running, or None when
+    nothing may be kept (option off, or a transaction pending in the
+    process that runs a hook)"""
+    unfi = repo.unfiltered()
+    found = unfi.__dict__
+    walk = found.get(_WALK)
+    if walk is not None and walk.changelog is found.get('changelog'):
+        return walk
+    forget(unfi)
+    settings = config.settings(unfi.svfs)
+    if (
+        settings is None
+        or settings.walk_cache is None
+        or txnutil.mayhavepending(unfi.root)
+    ):
+        return None
+    walk = _Walk(found.get('changelog'), settings.walk_cache)
+    found[_WALK] = walk
+    return walk
+
+
+def forget(repo):
+    """drop what ``repo`` keeps, here and in filelogs still held elsewhere"""
+    walk = repo.unfiltered().__dict__.pop(_WALK, None)
+    if walk is not None:
+        walk.texts.clear()
+
+
+def _keep_filelog(orig, repo, path, *args, **kwargs):
+    # a filelog for writing (7.0+: writable=True) is never kept, nor one
+    # opened while a transaction runs (hg <= 6.9 writes through those)
+    if args or kwargs or repo.currenttransaction() is not None:
+        return orig(repo, path, *args, **kwargs)
+    walk = walk_of(repo)
+    if walk is None:
+        return orig(repo, path)
+    if path.startswith(b'/'):
+        path = path[1:]
+    fl = walk.filelogs.get(path)
+    if fl is None:
+        fl = orig(repo, path)
+        if type(fl) in _KEPT_TYPES:
+            # not the walk itself: the filelog would hold itself alive
+            setattr(fl, _TEXTS, (path, walk.texts, walk.largest))
+            # perf.py and others clear the caches of the revlog inside
+            setattr(fl._revlog, _TEXTS, (path, walk.texts, walk.largest))
+            cost = len(fl) * INDEX_ENTRY_SIZE
+            walk.filelogs.insert(path, fl, cost=cost)
+    return fl
+
+
+for _storage in compat.FILE_STORAGE_CLASSES:
+    eh.wrapfunction(_storage, 'file')(_keep_filelog)
+
+
+@hotwrap.hot_wrapper(eh, filelog.filelog, 'revision')
+def keeping_texts(core_revision):
+    """``filelog.revision`` that answers from, and fills, the texts its
+    repository keeps for the command"""
+
+    def revision(fl, node, *args, **kwargs):
+        kept = fl.__dict__.get(_TEXTS)
+        # a revision number, or hg <= 6.3's _df: core's path
+        if kept is None or args or kwargs or type(node) is not bytes:
+            return core_revision(fl, node, *args, **kwargs)
+        path, texts, largest = kept
+        key = (path, node)
+        text = texts.get(key)
+        if text is None:
+            text = core_revision(fl, node)
+            if len(text) <= largest:
+                texts.insert(key, text, cost=len(text))
+        return text
+
+    return revision
+
+
+@eh.wrapfunction(revlog.revlog, 'clearcaches')
+def _forget_texts_with_caches(orig, rl, *args, **kwargs):
+    kept = rl.__dict__.get(_TEXTS)
+    if kept is not None:
+        kept[1].clear()
+    return orig(rl, *args, **kwargs)
+
+
+@eh.wrapfunction(localrepo.localrepository, 'transaction')
+def _forget_before_writing(orig, repo, *args, **kwargs):
+    forget(repo)
+    return orig(repo, *args, **kwargs)
+
+
+@eh.wrapfunction(localrepo.localrepository, 'invalidate')
+def _forget_on_invalidate(orig, repo, *args, **kwargs):
+    forget(repo)
+    return orig(repo, *args, **kwargs)
+
+
+@eh.wrapfunction(localrepo.localrepository, 'destroyed')
+def _forget_after_strip(orig, repo, *args, **kwargs):
+    forget(repo)
+    return orig(repo, *args, **kwargs)
+
+
+@eh.wrapfunction(dispatch, 'runcommand')
+def _forget_before_command(orig, lui, repo, *args, **kwargs):
+    # a command server (chg) runs many commands on one repository
+    if repo is not None:
+        forget(repo)
+    return orig(lui, repo, *args, **kwargs)
+
+
+@eh.wrapfunction(hg.cachedlocalrepo, 'fetch')
+def _forget_before_request(orig, cached):
+    # hgweb hands out its repositories again for every request
+    repo, created = orig(cached)
+    forget(repo)
+    return repo, created
