@@ -115,3 +115,12 @@ command, as core does
   $ sed -e 's/^hg /hg --config revlogperf.walk-cache=off /' ../session > ../session-off
   $ "$PYTHON" "$TESTDIR/testlib/cmdsession.py" . < ../session-off | cmp - ../session.out && echo identical
   identical
+
+hgweb keeps its repository from one request to the next: after each step of
+a writer in another process (commits, a strip, a rollback), it serves the
+pages a new hgweb without revlogperf serves
+
+  $ grep -v '^revlogperf = ' "$HGRCPATH" > "$TESTTMP/core.hgrc"
+  $ hg init ../web
+  $ CORE_HGRCPATH="$TESTTMP/core.hgrc" "$PYTHON" "$TESTDIR/testlib/webwriter.py" ../web
+  6 steps: every page is core's
