@@ -61,7 +61,8 @@ COPY_SUFFIX = b'-shorten~'
 """what the name of a shortened copy ends with, until it is renamed: the
 copy of ``data/f.i`` is ``data/.f.i-shorten~``, one byte shorter than the
 ``data/.f.i-XXXXXXXX~`` core's own temporary copies (util.mktempcopy) get"""
-_OLD_COPY_SUFFIXES = (b'.revlogperf-shortened~',)  # revlogperf <= 0.x
+# listed by revlogperf before 2a8cab7: still removed where left
+_OLD_COPY_SUFFIXES = (b'.revlogperf-shortened~',)
 COPIES_RECORD = b'revlogperf-copies'
 """the store file listing the shortened copies that may be left over; it
 exists only while a copy is being made, or where one could not be removed"""

@@ -91,7 +91,11 @@ def forget(repo):
     """drop what ``repo`` keeps, here and in filelogs still held elsewhere"""
     walk = repo.unfiltered().__dict__.pop(_WALK, None)
     if walk is not None:
+        # an lrucachedict is a ring of nodes, a reference cycle: emptied
+        # now, the filelogs (and their maps' descriptors) go at once, not
+        # when the cycle collector runs (hgweb, command servers)
         walk.texts.clear()
+        walk.filelogs.clear()
 
 
 def _keep_filelog(orig, repo, path, *args, **kwargs):
