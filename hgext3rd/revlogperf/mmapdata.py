@@ -93,13 +93,19 @@ class MappedSegmentFile(randomaccessfile.randomaccessfile):
         with fp:
             if self.opener.fstat(fp).st_size < end:
                 return False  # core's read reports the short file
-            if self._view is None:
+            limit = self._settings.data_budget
+            # the old map goes once no slice of it is left
+            self._view = None
+            if not _BUDGET.make_room(self, limit):
+                return False  # read as core reads, until a map is let go
+            if not _BUDGET.mapped(self):
                 mmapindex.trace(self._settings, self.opener.join(self.filename))
             # random reads touch few pages: do not read the whole file in
-            self._view = util.buffer(compat.mmapread_lazily(fp))
+            mapped = compat.mmapread_lazily(fp)
+            self._view = util.buffer(mapped)
         if not _heap.settled:
             _heap.settle()
-        _BUDGET.admit(self, self._settings.data_budget)
+        _BUDGET.admit(self, mapped)
         return True
 
     def _drop(self):
@@ -148,29 +154,53 @@ class MapBudget:
     """the data files a process has mapped, at most ``limit`` at a time
 
     Least recently used first, as a clock: a map read since the last pass
-    gets a second chance, so that a read costs one attribute store.
+    gets a second chance, so that a read costs one attribute store. A map
+    let go lives on while a slice of it does (a caller may hold one), and
+    so does its descriptor: the budget counts every map alive, and a file
+    is read as core reads it while they fill it.
     """
 
     def __init__(self):
         self._maps = collections.OrderedDict()  # id -> weakref to segment
+        self._alive = {}  # id -> weakref to a map not freed yet
 
     def __len__(self):
-        return len(self._maps)
+        return len(self._alive)
 
-    def admit(self, segment, limit):
+    def mapped(self, segment):
+        """has ``segment`` a map (or had one, before it was let go)?"""
+        return id(segment) in self._maps
+
+    def make_room(self, segment, limit):
+        """let maps go until ``segment`` may map its file: True if it may"""
+        if limit is None:
+            return True
+        limit = max(limit, 1)
+        key = id(segment)
+        while len(self._maps) - (key in self._maps) >= limit:
+            if not self._evict_one(key):
+                break
+        return len(self._alive) < limit
+
+    def admit(self, segment, mapped):
         key = id(segment)
         if key not in self._maps:
             forget = self._maps.pop
             self._maps[key] = weakref.ref(segment, lambda _r: forget(key, 0))
         self._maps.move_to_end(key)
         segment._used = False
-        while limit is not None and len(self._maps) > max(limit, 1):
-            self._evict_one(key)
+        try:
+            free = self._alive.pop
+            ref = weakref.ref(mapped, lambda _r, k=id(mapped): free(k, 0))
+        except TypeError:
+            return  # an empty file: core gives b'', no map
+        self._alive[id(mapped)] = ref
 
     def forget(self, segment):
         self._maps.pop(id(segment), None)
 
     def _evict_one(self, keep):
+        """let one map go, or give it a second chance: False if none can"""
         for key, ref in self._maps.items():
             victim = ref()
             if key == keep:
@@ -178,16 +208,17 @@ class MapBudget:
             if victim is not None and victim._used:
                 victim._used = False
                 self._maps.move_to_end(key)
-                return
+                return True
             if victim is not None:
                 victim._release()
             del self._maps[key]
-            return
+            return True
+        return False
 
 
 _BUDGET = MapBudget()
 
 
 def live_maps():
-    """how many data files this process has mapped now"""
+    """how many maps of data files this process holds now"""
     return len(_BUDGET)

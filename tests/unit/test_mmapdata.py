@@ -183,3 +183,31 @@ def test_the_least_recently_used_map_goes_first(tmp_path):
     c.read_chunk(0, 1)
     assert a._view is not None
     assert b._view is None
+
+
+@pytest.mark.skipif(
+    not os.path.isdir('/proc/self/fd'), reason='needs /proc/self/fd'
+)
+def test_the_budget_holds_while_callers_keep_slices(tmp_path):
+    # a map let go lives on while a slice of it does, and holds its
+    # descriptor: past the budget, files are read as core reads them
+    gc.disable()
+    try:
+        before = open_fds()
+        segments = [
+            segment_for(tmp_path, DATA, name='f%d.d' % i, data_budget=3)[0]
+            for i in range(10)
+        ]
+        kept = []
+        for rounds in range(2):
+            for i, segment in enumerate(segments):
+                kept.append(segment.read_chunk(i, 5))
+                assert bytes(kept[-1]) == DATA[i : i + 5]
+                assert mmapdata.live_maps() <= 3
+                assert open_fds() <= before + 3
+        del kept
+        # with the slices gone, files are mapped again
+        assert bytes(segments[9].read_chunk(0, 4)) == DATA[:4]
+        assert segments[9]._view is not None
+    finally:
+        gc.enable()
