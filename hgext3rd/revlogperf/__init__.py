@@ -133,7 +133,7 @@ from mercurial import localrepo
 from . import (
     commands,
     configitems,
-    lazymodule,
+    lazyload,
     metadata,
 )
 
@@ -159,7 +159,7 @@ def featuresetup(ui, supported):
 def extsetup(ui):
     # not before: other extensions' uisetup may change what the set-up
     # sees (a zstd engine without a module, in chg's server too)
-    lazymodule.after_load(localrepo, lambda: _activate(ui))
+    lazyload.after_load(localrepo, lambda: _activate(ui))
 
 
 def _activate(ui):

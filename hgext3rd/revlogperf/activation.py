@@ -4,7 +4,7 @@
 # (``hg version``, ``hg help``, a chg server starting): the wrappers here
 # need Mercurial modules such a command never runs, ~13 ms on 7.2.4
 # (2026-12). They are installed when Mercurial runs localrepo (see
-# lazymodule.py), before anything in it can be called: every local
+# lazyload.py), before anything in it can be called: every local
 # repository is made by ``localrepo.makelocalrepository``, whoever opens
 # it (hg.repository, bundle and union repositories, a clone's destination,
 # chainsaw), and every write needs one. Nothing reads or writes a revlog

@@ -1,4 +1,4 @@
-# lazymodule.py - run code when Mercurial first uses one of its modules
+# lazyload.py - run code when Mercurial first uses one of its modules
 #
 # Mercurial's demandimport (Python's importlib.util.LazyLoader) leaves a
 # module unexecuted in sys.modules until an attribute is first read.

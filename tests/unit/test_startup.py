@@ -9,7 +9,7 @@ import textwrap
 
 import pytest
 
-from hgext3rd.revlogperf import lazymodule
+from hgext3rd.revlogperf import lazyload
 
 HG = os.path.join(os.path.dirname(sys.executable), 'hg')
 
@@ -94,7 +94,7 @@ def lazy_module(tmp_path, name, source):
 def test_callback_after_the_module_runs(tmp_path):
     runs = []
     module = lazy_module(tmp_path, 'lazy_a', 'VALUE = 42\n')
-    lazymodule.after_load(module, lambda: runs.append(module.VALUE))
+    lazyload.after_load(module, lambda: runs.append(module.VALUE))
     assert runs == []
     assert module.VALUE == 42  # executes it, then calls back
     assert runs == [42]
@@ -105,15 +105,15 @@ def test_callback_after_the_module_runs(tmp_path):
 
 def test_callback_at_once_for_an_executed_module():
     runs = []
-    lazymodule.after_load(os, lambda: runs.append(1))
+    lazyload.after_load(os, lambda: runs.append(1))
     assert runs == [1]
 
 
 def test_two_callbacks_in_order(tmp_path):
     runs = []
     module = lazy_module(tmp_path, 'lazy_b', 'VALUE = 7\n')
-    lazymodule.after_load(module, lambda: runs.append('first'))
-    lazymodule.after_load(module, lambda: runs.append('second'))
+    lazyload.after_load(module, lambda: runs.append('first'))
+    lazyload.after_load(module, lambda: runs.append('second'))
     assert module.VALUE == 7
     assert runs == ['first', 'second']
     assert type(module.__spec__.loader).__name__ == 'SourceFileLoader'
