@@ -16,8 +16,11 @@
 # repository is invalidated or reloads its changelog, and when the next
 # command or request begins: nothing is seen that core would not see.
 
+import contextlib
+
 from mercurial import (
     dispatch,
+    extensions,
     exthelper,
     filelog,
     hg,
@@ -31,6 +34,7 @@ from . import (
     compat,
     config,
     hotwrap,
+    lazyload,
 )
 
 eh = exthelper.exthelper()
@@ -174,11 +178,16 @@ def _forget_after_strip(orig, repo, *args, **kwargs):
 
 
 @eh.wrapfunction(dispatch, 'runcommand')
-def _forget_before_command(orig, lui, repo, *args, **kwargs):
-    # a command server (chg) runs many commands on one repository
-    if repo is not None:
+def _forget_around_command(orig, lui, repo, *args, **kwargs):
+    # a command server runs many commands on one repository, and waits
+    # between them holding nothing of the last one
+    if repo is None:
+        return orig(lui, repo, *args, **kwargs)
+    forget(repo)
+    try:
+        return orig(lui, repo, *args, **kwargs)
+    finally:
         forget(repo)
-    return orig(lui, repo, *args, **kwargs)
 
 
 @eh.wrapfunction(hg.cachedlocalrepo, 'fetch')
@@ -187,3 +196,28 @@ def _forget_before_request(orig, cached):
     repo, created = orig(cached)
     forget(repo)
     return repo, created
+
+
+@eh.extsetup
+def _forget_after_requests(ui):
+    # an idle hgweb worker holds nothing: no texts, no filelog and no map
+    # until its next request (hgweb_mod is not run for that: most commands
+    # never serve)
+    from mercurial.hgweb import hgweb_mod
+
+    def wrap():
+        extensions.wrapfunction(
+            hgweb_mod.hgweb, '_obtainrepo', _forget_after_request
+        )
+
+    lazyload.after_load(hgweb_mod, wrap)
+
+
+@contextlib.contextmanager
+def _forget_after_request(orig, web):
+    # the page is generated inside: it is sent when this exits
+    with orig(web) as repo:
+        try:
+            yield repo
+        finally:
+            forget(repo)

@@ -1,6 +1,7 @@
 """webwriter.py REPO: one hgweb application serves REPO while other
 processes commit, strip and roll back between its requests; after each
-step, its pages must be those a new hgweb without revlogperf serves
+step, its pages must be those a new hgweb without revlogperf serves, and
+it must keep nothing of them once served
 
 Pages: the tip's file, its diff and its annotation, and the log of the
 file with patches: each reads file texts through the walk cache."""
@@ -47,6 +48,15 @@ def application(repo, with_extension):
     return hgweb.hgweb(repo.encode(), baseui=ui)
 
 
+def kept_between_requests(app):
+    """does a repository the application holds keep a walk cache? (an
+    idle worker must hold no texts, filelogs or maps)"""
+    for cached in app._repos:
+        if '_revlogperf_walk' in cached._repo.unfiltered().__dict__:
+            return True
+    return False
+
+
 def main():
     repo = sys.argv[1]
     if sys.argv[2:] == ['core']:
@@ -60,6 +70,8 @@ def main():
         # the writer does not load revlogperf: the reader must not care
         subprocess.check_call(step, shell=True, cwd=repo, env=env)
         served = b''.join(serve(app, p) for p in PAGES)
+        if kept_between_requests(app):
+            sys.exit('after %r: a request\'s texts outlived it' % step)
         core = subprocess.check_output(
             [sys.executable, __file__, repo, 'core'], env=env
         )
