@@ -137,8 +137,7 @@ reports it with a traceback), with maps and without
   [1]
 
 Bad values for every revlogperf option are configuration errors naming it,
-and the historical name where it was set (up to 6.8, core reads that one
-first, and says so itself)
+or the historical name where that was set, with a hint of what to write
 
   $ for item in mmap-index-threshold mmap-data-threshold mmap-filelogs trace-mmap fast-decompress; do
   >   hg -R base log -l 1 -T '{rev}\n' --config revlogperf.$item=banana
@@ -148,12 +147,23 @@ first, and says so itself)
   config error: revlogperf.mmap-data-threshold is not a byte quantity ('banana')
   (use a size such as '4k' or '1 MB', or 'off')
   config error: revlogperf.mmap-filelogs is not a boolean ('banana')
+  (use 'yes' or 'no')
   config error: revlogperf.trace-mmap is not a boolean ('banana')
+  (use 'yes' or 'no')
   config error: revlogperf.fast-decompress is not a boolean ('banana')
+  (use 'yes' or 'no')
   [30]
   $ hg -R base log -l 1 -T '{rev}\n' --config experimental.mmapindexthreshold=banana
   config error: experimental.mmapindexthreshold is not a byte quantity ('banana')
-  (use a size such as '4k' or '1 MB', or 'off') (hg69 !)
+  (use a size such as '4k' or '1 MB', or 'off')
+  [30]
+  $ hg -R base log -l 1 -T '{rev}\n' --config revlogperf.mmap-data-budget=many
+  config error: revlogperf.mmap-data-budget is not a valid integer ('many')
+  (use a number of files such as '64')
+  [30]
+  $ hg -R base log -l 1 -T '{rev}\n' --config storage.revlog.mmap.index=maybe
+  config error: storage.revlog.mmap.index is not a boolean ('maybe')
+  (use 'yes' or 'no')
   [30]
   $ hg -R base log -l 1 -T '{rev}\n' --config experimental.mmapindexthreshold=-1
   config error: experimental.mmapindexthreshold must not be negative ('-1')

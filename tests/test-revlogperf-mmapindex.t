@@ -184,4 +184,5 @@ Bad values are configuration errors
   [30]
   $ hg log -l 1 -R a --config revlogperf.mmap-filelogs=banana
   config error: revlogperf.mmap-filelogs is not a boolean ('banana')
+  (use 'yes' or 'no')
   [30]

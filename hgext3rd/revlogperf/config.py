@@ -40,13 +40,13 @@ class Settings:
         self.data_threshold = _size_or_off(ui, b'mmap-data-threshold')
         self.data_budget = _count(ui, b'mmap-data-budget')
         self.walk_cache = _size_or_off(ui, b'walk-cache')
-        self.mmap_filelogs = ui.configbool(b'revlogperf', b'mmap-filelogs')
+        self.mmap_filelogs = _bool(ui, b'mmap-filelogs')
         # where a kind of revlog differs from ``index_threshold``
         self.index_thresholds = {}
         if not self.mmap_filelogs:
             self.index_thresholds[KIND_FILELOG] = None
-        self.trace_mmap = ui.configbool(b'revlogperf', b'trace-mmap')
-        self.fast_decompress = ui.configbool(b'revlogperf', b'fast-decompress')
+        self.trace_mmap = _bool(ui, b'trace-mmap')
+        self.fast_decompress = _bool(ui, b'fast-decompress')
         self._mmap_safe = {}
 
     def threshold(self, kind, data=False):
@@ -138,10 +138,19 @@ def _mmap_index_threshold(ui):
     then the default.
     """
     if ui.hasconfig(b'storage', b'revlog.mmap.index'):
-        if not ui.configbool(b'storage', b'revlog.mmap.index', True):
+        enabled = _with_hint(
+            lambda: ui.configbool(b'storage', b'revlog.mmap.index', True),
+            _(b"use 'yes' or 'no'"),
+        )
+        if not enabled:
             return None
     if ui.hasconfig(b'storage', b'revlog.mmap.index:size-threshold'):
-        return ui.configbytes(b'storage', b'revlog.mmap.index:size-threshold')
+        return _with_hint(
+            lambda: ui.configbytes(
+                b'storage', b'revlog.mmap.index:size-threshold'
+            ),
+            _(b"use a size such as '4k' or '1 MB'"),
+        )
     return _size_or_off(ui, b'mmap-index-threshold')
 
 
@@ -172,21 +181,41 @@ def _size_or_off(ui, name):
     return threshold
 
 
+def _with_hint(read, hint):
+    """``read()``, whose configuration error gets ``hint``"""
+    try:
+        return read()
+    except error.ConfigError as exc:
+        raise error.ConfigError(exc.message, location=exc.location, hint=hint)
+
+
+def _bool(ui, name):
+    """the boolean ``revlogperf.<name>``"""
+    return _with_hint(
+        lambda: ui.configbool(b'revlogperf', name),
+        _(b"use 'yes' or 'no'"),
+    )
+
+
 def _count(ui, name):
     """the positive integer ``revlogperf.<name>``"""
-    value = ui.configint(b'revlogperf', name)
+    hint = _(b"use a number of files such as '64'")
+    value = _with_hint(lambda: ui.configint(b'revlogperf', name), hint)
     if value < 1:
         raise error.ConfigError(
             _(b"revlogperf.%s must be at least 1 ('%d')") % (name, value),
-            hint=_(b"use a number of files such as '64'"),
+            hint=hint,
         )
     return value
 
 
 @eh.wrapfunction(compat.STORE_OPTIONS_MODULE, compat.STORE_OPTIONS_FUNCTION)
 def _store_options(orig, ui, requirements, features):
+    # read first: a bad value of an option core reads too (the historical
+    # name, up to 6.8) is reported with revlogperf's hint
+    settings = Settings(ui)
     options = orig(ui, requirements, features)
-    options[OPTIONS_KEY] = Settings(ui)
+    options[OPTIONS_KEY] = settings
     return options
 
 
