@@ -90,7 +90,7 @@ The suite, and a comparison of settings
   index     \s*[0-9.]+ \s*[0-9.]+ \([0-9.]+ \) \s*[0-9.]+ \([0-9.]+[ ~]\) \s*[0-9.]+ \([0-9.]+[ ~]\) (re)
   tip       \s*[0-9.]+ \s*[0-9.]+ \([0-9.]+ \) \s*[0-9.]+ \([0-9.]+[ ~]\) \s*[0-9.]+ \([0-9.]+[ ~]\) (re)
   sample    \s*[0-9.]+ \s*[0-9.]+ \([0-9.]+ \) \s*[0-9.]+ \([0-9.]+[ ~]\) \s*[0-9.]+ \([0-9.]+[ ~]\) (re)
-  ~: within the noise (no further from 1.00 than A/A) (?)
+  ~: within the noise (its rounds fall on both sides of 1.00, or no further from it than A/A's furthest round) (?)
 
 The settings reach the reopened repository: tracing shows the mmap
 
@@ -141,6 +141,20 @@ under another name
   abort: --compare: unknown option 'revlogperf.mmap-index-treshold'
   (revlogperf options: fast-decompress, mmap-data-budget, mmap-data-threshold, mmap-filelogs, mmap-index-threshold, trace-mmap, walk-cache)
   [10]
+
+and so is any key that neither Mercurial nor a loaded extension registers,
+while a registered one of core's is taken
+
+  $ hg perf::revlog-suite -c --compare experimental.mmapindextreshold=0
+  abort: --compare: unknown option 'experimental.mmapindextreshold'
+  (neither Mercurial nor a loaded extension registers it: check its spelling)
+  [10]
+  $ hg perf::revlog-suite -c --compare experimentl.mmapindexthreshold=0
+  abort: --compare: unknown option 'experimentl.mmapindexthreshold'
+  (neither Mercurial nor a loaded extension registers it: check its spelling)
+  [10]
+  $ hg perf::revlog-suite -c --compare experimental.mmapindexthreshold=0 | head -1
+  median of 1 round; ms per run, each the best of 1 x 1 runs
   $ hg perf::revlog-suite -c --rounds 0
   abort: --rounds must be at least 1
   [10]

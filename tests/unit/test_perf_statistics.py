@@ -29,6 +29,17 @@ def test_ratio_to_a_zero_median_is_zero():
     assert timing.medians_and_ratios([[0.0], [1.0]]) == [(0.0, 0.0), (1.0, 0.0)]
 
 
+def test_noise_is_judged_from_every_round():
+    current = [1.0, 1.0, 1.0]
+    # the A/A median is exactly 1.00, but one of its rounds was 1.15 off
+    again = [1.0, 0.85, 1.02]
+    steady = [0.90, 0.90, 0.90]  # no further from 1.00 than that round
+    faster = [0.50, 0.55, 0.52]
+    crossing = [0.70, 1.10, 0.60]  # rounds on both sides of 1.00
+    within = timing.within_noise([current, again, steady, faster, crossing])
+    assert within == [False, False, True, False, True]
+
+
 def test_sample_is_sorted_distinct_and_seeded():
     first = tasks.sample_revisions(1000, 500, seed=3)
     assert first == sorted(set(first)) and len(first) == 500

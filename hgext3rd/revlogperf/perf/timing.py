@@ -166,3 +166,36 @@ def medians_and_ratios(samples):
     medians = [statistics.median(column) for column in samples]
     first = medians[0]
     return [(m, m / first if first else 0.0) for m in medians]
+
+
+def within_noise(samples):
+    """for each column, whether its ratio to the first is within the noise
+
+    ``samples`` holds one measurement per round for each column, the
+    rounds in the same order, the second column being the first one run
+    again (A/A). A ratio is within the noise when its rounds fall on both
+    sides of 1.00, or when it is no further from 1.00 than the A/A's
+    furthest round: one A/A median that happens to be 1.00 says nothing of
+    the noise.
+    """
+    import statistics
+
+    first = samples[0]
+
+    def by_round(column):
+        return [b / a for a, b in zip(first, column) if a]
+
+    again = by_round(samples[1])
+    noise = max((abs(r - 1.0) for r in again), default=0.0)
+    base = statistics.median(first)
+    within = [False, False]
+    for column in samples[2:]:
+        rounds = by_round(column)
+        if not rounds or not base:
+            within.append(True)
+            continue
+        ratio = statistics.median(column) / base
+        within.append(
+            min(rounds) <= 1.0 <= max(rounds) or abs(ratio - 1.0) <= noise
+        )
+    return within
