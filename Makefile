@@ -14,10 +14,16 @@ PYTHON ?= python3
 JOBS ?= 2
 # extra arguments to run-tests.py, e.g. TESTFLAGS="test-revlogperf-help.t"
 TESTFLAGS ?=
-# make bench: your own repository (read only), or a generated sample
+# make bench: your own repository (read only), or a generated sample;
+# sized so that it ends within about 10 minutes on a 2-core machine
 REPO ?=
-SAMPLE_CHANGESETS ?= 20000
+SAMPLE_CHANGESETS ?= 10000
 ROUNDS ?= 5
+# make bench ONLY="'log -p -l 300' annotate": those commands alone
+ONLY ?=
+# make bench-full: everything, as doc/benchmarks.md's tables were made
+FULL_CHANGESETS ?= 20000
+FULL_ROUNDS ?= 5
 
 VENV := .venv/hg-$(HG_VERSION)
 CACHE := .cache/hg-$(HG_VERSION)
@@ -34,7 +40,7 @@ SUMMARY = $(PYTHON) contrib/testsummary.py $(RESULTS)
 SAMPLE := .cache/sample-$(SAMPLE_CHANGESETS)-hg$(HG_VERSION)
 BENCH_REPO := $(or $(REPO),$(SAMPLE))
 
-.PHONY: all bench bench-server setup test test-release check check-style test-unit \
+.PHONY: all bench bench-full bench-server setup test test-release check check-style test-unit \
     test-t test-t-c test-t-pure test-t-chg test-matrix test-hg-suite clean
 
 all: test
@@ -68,13 +74,21 @@ $(CACHE)/.fetched: $(VENV)/.installed
 	touch $@
 
 bench: setup $(VENV)/.chart $(if $(REPO),,$(SAMPLE).built)
-	mkdir -p bench-results
+	@mkdir -p bench-results
+	@# the output also in bench-results/bench-hgX.Y.Z.log
 	$(PY) contrib/bench.py $(BENCH_REPO) --rounds $(ROUNDS) \
 	    --json bench-results/bench-hg$(HG_VERSION).json \
-	    --chart bench-results/bench-hg$(HG_VERSION).png
+	    --chart bench-results/bench-hg$(HG_VERSION).png \
+	    2>&1 | tee bench-results/bench-hg$(HG_VERSION).log
 	$(PY) contrib/bench_commands.py $(BENCH_REPO) --rounds $(ROUNDS) \
+	    $(if $(ONLY),--only $(ONLY)) \
 	    --json bench-results/commands-hg$(HG_VERSION).json \
-	    --chart bench-results/commands-hg$(HG_VERSION).png
+	    --chart bench-results/commands-hg$(HG_VERSION).png \
+	    2>&1 | tee -a bench-results/bench-hg$(HG_VERSION).log
+
+bench-full:
+	$(MAKE) --no-print-directory bench SAMPLE_CHANGESETS=$(FULL_CHANGESETS) \
+	    ROUNDS=$(FULL_ROUNDS)
 
 # hgweb under gunicorn, readers and a writer, with and without revlogperf
 # (contrib/bench_server.py); REQUESTS, CLIENTS as it takes them
@@ -83,7 +97,8 @@ CLIENTS ?= 8
 bench-server: setup $(if $(REPO),,$(SAMPLE).built)
 	mkdir -p bench-results
 	$(PY) contrib/bench_server.py $(BENCH_REPO) --requests $(REQUESTS) \
-	    --clients $(CLIENTS) --json bench-results/server-hg$(HG_VERSION).json
+	    --clients $(CLIENTS) --targets \
+	    --json bench-results/server-hg$(HG_VERSION).json
 
 $(VENV)/.chart: $(VENV)/.installed
 	$(VENV)/bin/pip install -q matplotlib
@@ -132,16 +147,22 @@ check:
 	@echo "style: ok" >> $(RESULTS)/style.log
 
 # the release's sdist for check-code.py; the project need not be installed
+# each check says what it checks, not the files it is given
 check-style: $(CACHE)/.fetched $(VENV)/.checkers
-	$(VENV)/bin/black --check --diff .
-	$(PY) $(CACHE)/contrib/check-code.py $(SOURCES)
-	$(PY) -m pyflakes $(filter %.py,$(SOURCES))
-	$(PY) contrib/importcheck.py $(CACHE)/contrib/import-checker.py \
+	@echo "black: Mercurial's settings"
+	@$(VENV)/bin/black --check --diff .
+	@echo "check-code.py, pyflakes, import-checker.py: $(words $(SOURCES)) files"
+	@$(PY) $(CACHE)/contrib/check-code.py $(SOURCES)
+	@$(PY) -m pyflakes $(filter %.py,$(SOURCES))
+	@$(PY) contrib/importcheck.py $(CACHE)/contrib/import-checker.py \
 	    $(filter hgext3rd/%.py,$(SOURCES))
-	@# the package as PyPI would show it: sdist (with the tests) and wheel
-	rm -rf $(DIST)
-	$(PY) -m build -q --no-isolation --outdir $(DIST) . >/dev/null
-	$(VENV)/bin/twine check --strict $(DIST)/*
+	@# the package as PyPI would show it: sdist (with the tests) and wheel;
+	@# build's own lines only where it fails
+	@echo "build, twine check --strict: the sdist and the wheel"
+	@rm -rf $(DIST)
+	@out=$$($(PY) -m build -q --no-isolation --outdir $(DIST) . 2>&1) \
+	    || { echo "$$out"; exit 1; }
+	@$(VENV)/bin/twine --no-color check --strict $(DIST)/*
 
 DIST := .cache/dist
 

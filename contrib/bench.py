@@ -12,9 +12,9 @@ random revisions in forward order), each the best of 3 batches (of 50 runs;
 and one read of every changelog revision, forward and in reverse, each by a
 revlog opened anew. ``hg log -l 5`` is timed as a whole process. The table
 gives per task what one operation is, its median time over the rounds in ms
-per operation, and the ratio revlogperf / Mercurial (the median of the
-rounds' ratios; below 1.00 is faster) with its spread (lowest and highest
-round), ``~`` marking a spread that crosses 1.00; ``--chart`` draws the
+per operation, and the ratio revlogperf / Mercurial of those medians
+(below 1.00 is faster) with its spread (the lowest and highest ratio of a
+round's pair), ``~`` marking a spread that crosses 1.00; ``--chart`` draws the
 ratios and spreads (needs matplotlib).
 """
 
@@ -28,6 +28,10 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from benchprogress import Progress  # noqa: E402
+import benchstats  # noqa: E402
+
 EXTENSION = os.path.join(HERE, '..', 'hgext3rd', 'revlogperf')
 CONFIGS = ('Mercurial', '+revlogperf')
 TASKS = {
@@ -114,24 +118,24 @@ def main(argv=None):
     # in every `hg log` process would be timed as revlogperf's cost
     compileall.compile_dir(EXTENSION, quiet=1)
     raw = {c: {t: [] for t in TASKS} for c in CONFIGS}
-    for n in range(args.rounds):
-        for config in CONFIGS if n % 2 == 0 else CONFIGS[::-1]:
-            sys.stderr.write(
-                '\rround %d/%d: %-12s' % (n + 1, args.rounds, config)
-            )
-            sys.stderr.flush()
-            out = subprocess.run(
-                [sys.executable, __file__, args.repo, '--child', config],
-                check=True,
-                stdout=subprocess.PIPE,
-                env=env,
-            ).stdout
-            for task, value in json.loads(out).items():
-                raw[config][task].append(value)
-            raw[config]['hg log -l 5'].append(
-                hg_log(hg, args.repo, config == '+revlogperf')
-            )
-    sys.stderr.write('\r' + ' ' * 40 + '\r')
+    with Progress(args.rounds * len(CONFIGS)) as progress:
+        for n in range(args.rounds):
+            for config in CONFIGS if n % 2 == 0 else CONFIGS[::-1]:
+                progress.step(
+                    'revlog tasks, round %d/%d: %s'
+                    % (n + 1, args.rounds, config)
+                )
+                out = subprocess.run(
+                    [sys.executable, __file__, args.repo, '--child', config],
+                    check=True,
+                    stdout=subprocess.PIPE,
+                    env=env,
+                ).stdout
+                for task, value in json.loads(out).items():
+                    raw[config][task].append(value)
+                raw[config]['hg log -l 5'].append(
+                    hg_log(hg, args.repo, config == '+revlogperf')
+                )
 
     from mercurial import util
 
@@ -139,7 +143,6 @@ def main(argv=None):
     rows = []
     for task, operation in TASKS.items():
         core, ext = (raw[c][task] for c in CONFIGS)
-        ratios = [b / a for a, b in zip(core, ext) if a]
         rows.append(
             {
                 'task': task,
@@ -148,8 +151,7 @@ def main(argv=None):
                     statistics.median(core) * 1e3,
                     statistics.median(ext) * 1e3,
                 ],
-                'ratio': statistics.median(ratios),
-                'spread': [min(ratios), max(ratios)],
+                **benchstats.paired(core, ext),
             }
         )
     print(
@@ -170,13 +172,14 @@ def main(argv=None):
                 row['ms'][0],
                 row['ms'][1],
                 row['ratio'],
-                '~' if low <= 1.0 <= high else ' ',
+                benchstats.noise(row['spread']),
                 low,
                 high,
             )
         )
     print(
-        '~: within the noise (the spread of the rounds\' ratios crosses 1.00)'
+        'ratio: of the two medians; spread: the lowest and highest ratio of'
+        ' a round\'s pair\n~: within the noise (the spread crosses 1.00)'
     )
     if args.json:
         with open(args.json, 'w') as fp:
@@ -207,7 +210,6 @@ def main(argv=None):
 
 def chart(rows, path, title):
     """a bar per task: its ratio and spread (benchchart.py)"""
-    sys.path.insert(0, HERE)
     import benchchart
 
     benchchart.draw(

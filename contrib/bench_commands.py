@@ -8,8 +8,8 @@ The commands people type, each run as a whole ``hg`` process on REPO (read
 only; ``update`` runs in a share made under a temporary directory), in
 alternating processes: each round runs every command once with Mercurial
 alone and once with revlogperf, in turn first. The table gives per
-command the median wall time of each, the ratio (median of the rounds'
-ratios; below 1.00 is faster) with its spread (lowest and highest round),
+command the median wall time of each, their ratio (below 1.00 is faster)
+with its spread (the lowest and highest ratio of a round's pair),
 the CPU-time ratio (user + system, steadier than wall time on a shared
 machine), and the memory each process had at its end: private (USS) and
 proportional (PSS) and anonymous (heap) memory from /proc/PID/smaps_rollup,
@@ -35,6 +35,10 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from benchprogress import Progress  # noqa: E402
+import benchstats  # noqa: E402
+
 EXTENSION = os.path.join(HERE, '..', 'hgext3rd', 'revlogperf')
 MEMREPORT = os.path.join(HERE, 'memreport.py')
 CONFIGS = ('Mercurial', '+revlogperf')
@@ -117,10 +121,11 @@ def timed(cmd, env, cwd=None):
     return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024
 
 
-def run_round(hg, repo, todo, config, env, share, memory_file):
+def run_round(hg, repo, todo, config, env, share, memory_file, step):
     """one process per command under ``config``; its figures by name"""
     figures = {}
     for name, argv, in_share in todo:
+        step(name)
         cmd = [hg]
         if not in_share and not name.startswith('startup'):
             cmd += ['--cwd', repo]  # FILE arguments are relative to it
@@ -163,8 +168,12 @@ def summarize(raw, names):
     rows = []
     for name in names:
         core, ext = (raw[c][name] for c in CONFIGS)
-        ratios = [b['wall'] / a['wall'] for a, b in zip(core, ext)]
-        cpu = [b['cpu'] / a['cpu'] for a, b in zip(core, ext) if a['cpu']]
+        wall = benchstats.paired(
+            [r['wall'] for r in core], [r['wall'] for r in ext]
+        )
+        cpu = benchstats.paired(
+            [r['cpu'] for r in core], [r['cpu'] for r in ext]
+        )
 
         def median(runs, key):
             values = [r[key] for r in runs if r[key] is not None]
@@ -174,9 +183,10 @@ def summarize(raw, names):
             {
                 'command': name,
                 'wall': [median(core, 'wall'), median(ext, 'wall')],
-                'ratio': statistics.median(ratios),
-                'spread': [min(ratios), max(ratios)],
-                'cpu ratio': statistics.median(cpu) if cpu else None,
+                'ratio': wall['ratio'],
+                'spread': wall['spread'],
+                'cpu ratio': cpu and cpu['ratio'],
+                'cpu spread': cpu and cpu['spread'],
                 'uss': [median(core, 'uss'), median(ext, 'uss')],
                 'pss': [median(core, 'pss'), median(ext, 'pss')],
                 'anon': [median(core, 'anon'), median(ext, 'anon')],
@@ -193,10 +203,10 @@ def mb(value):
 def print_table(rows, title):
     print(title)
     print(
-        '%-20s %9s %9s %6s %11s %5s  %9s  %9s  %9s  %9s'
+        '%-20s %11s %13s %6s %11s %5s  %9s  %9s  %9s  %9s'
         % (
             'command',
-            *('%s s' % c[:9] for c in CONFIGS),
+            *('%s s' % c for c in CONFIGS),
             'ratio',
             'spread',
             'CPU',
@@ -208,17 +218,16 @@ def print_table(rows, title):
     )
     for row in rows:
         low, high = row['spread']
-        noise = '~' if low <= 1.0 <= high else ' '
         cpu = row['cpu ratio']
         print(
-            '%-20s %9.3f %9.3f %5.2f%s %5.2f-%-5.2f %5s  %s→%s  %s→%s  %s→%s'
+            '%-20s %11.3f %13.3f %5.2f%s %5.2f-%-5.2f %5s  %s→%s  %s→%s  %s→%s'
             '  %s→%s'
             % (
                 row['command'],
                 row['wall'][0],
                 row['wall'][1],
                 row['ratio'],
-                noise,
+                benchstats.noise(row['spread']),
                 low,
                 high,
                 '-' if cpu is None else '%.2f' % cpu,
@@ -232,7 +241,10 @@ def print_table(rows, title):
                 mb(row['rss'][1]),
             )
         )
-    print('~: the ratio is within the noise (its spread crosses 1.00)')
+    print(
+        'ratio: of the two medians; spread: the lowest and highest ratio of'
+        ' a round\'s pair\n~: within the noise (the spread crosses 1.00)'
+    )
     print(
         'heap: anonymous memory; USS also counts mapped file pages no other'
         ' process maps (clean, reclaimable); memory at the end of each process'
@@ -241,7 +253,6 @@ def print_table(rows, title):
 
 def chart(rows, path, title):
     """a bar per command: its ratio and spread (benchchart.py)"""
-    sys.path.insert(0, HERE)
     import benchchart
 
     benchchart.draw(
@@ -308,23 +319,24 @@ def main(argv=None):
             env=env,
         )
     raw = {c: {name: [] for name, _a, _s in todo} for c in CONFIGS}
-    started = time.monotonic()
+    progress = Progress(args.rounds * len(CONFIGS) * len(todo))
     try:
         for n in range(args.rounds):
             for config in CONFIGS if n % 2 == 0 else CONFIGS[::-1]:
-                # a line per round also in a log file: rounds can be long
-                print(
-                    'round %d/%d: %s (%d s)'
-                    % (n + 1, args.rounds, config, time.monotonic() - started),
-                    file=sys.stderr,
-                    flush=True,
-                )
+
+                def step(name, n=n, config=config):
+                    progress.step(
+                        'round %d/%d, %s: %s'
+                        % (n + 1, args.rounds, config, name)
+                    )
+
                 figures = run_round(
-                    hg, repo, todo, config, env, share, memory_file
+                    hg, repo, todo, config, env, share, memory_file, step
                 )
                 for name, values in figures.items():
                     raw[config][name].append(values)
     finally:
+        progress.close()
         shutil.rmtree(tmp, ignore_errors=True)
 
     from mercurial import util

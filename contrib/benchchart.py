@@ -1,21 +1,13 @@
 # benchchart.py - the ratio chart of bench.py and bench_commands.py
 """a bar per row: its ratio, its spread as an error bar, coloured by it"""
 
+from benchstats import verdict
+
 COLOURS = {
     'faster': 'tab:green',
     'within the noise': 'tab:gray',
     'slower': 'tab:red',
 }
-
-
-def verdict(spread):
-    """where the rounds' ratios lie: below 1.00, across it, or above"""
-    low, high = spread
-    if high < 1.0:
-        return 'faster'
-    if low > 1.0:
-        return 'slower'
-    return 'within the noise'
 
 
 def draw(names, rows, path, title, label, what):

@@ -132,9 +132,15 @@ class Heartbeat:
         now = time.monotonic()
         if self.enabled and now - self.last >= self.every:
             self.last = now
+            elapsed = now - self.started
             print(
-                '  %d of %d changesets, %d s'
-                % (done, self.total, now - self.started),
+                '  %d of %d changesets, %d s, about %d s left'
+                % (
+                    done,
+                    self.total,
+                    elapsed,
+                    elapsed / done * (self.total - done),
+                ),
                 flush=True,
             )
 
@@ -159,9 +165,8 @@ def build(args, ui=None):
                     store_delta_chains(repo.changelog)
                 stop = min(start + BATCH, args.changesets)
                 p1 = commit_batch(
-                    repo, rng, tree, args, p1, start, stop, progress
+                    repo, rng, tree, args, p1, start, stop, progress, heartbeat
                 )
-            heartbeat.beat(stop)
     progress.complete()
     return repo
 
@@ -176,7 +181,7 @@ def store_delta_chains(changelog):
         delta_config.sparse_revlog = False
 
 
-def commit_batch(repo, rng, tree, args, p1, start, stop, progress):
+def commit_batch(repo, rng, tree, args, p1, start, stop, progress, heartbeat):
     for i in range(start, stop):
         if i == 0:
             changed = {p: b''.join(tree.lines[p]) for p in tree.paths}
@@ -200,6 +205,7 @@ def commit_batch(repo, rng, tree, args, p1, start, stop, progress):
         )
         p1 = ctx.commit()
         progress.increment()
+        heartbeat.beat(i + 1)
     return p1
 
 

@@ -59,7 +59,7 @@ def describe(counts):
 
 
 def main(results, versions):
-    total_passed = total_failed = 0
+    total_passed = total_failed = total_skipped = 0
     style = read(os.path.join(results, 'style.log'))
     style_ok = 'style: ok' in style
     if not style_ok:
@@ -90,11 +90,15 @@ def main(results, versions):
                 else:
                     total_passed += counts[0]
                     total_failed += counts[1]
+                    total_skipped += counts[2]
                 described.append('%s %s' % (policy, describe(counts)))
             parts.append('%s %s' % (step, ', '.join(described)))
         lines.append('Mercurial %s: %s' % (version, '; '.join(parts)))
     print('\n'.join(lines))
-    print('%d passed, %d failed' % (total_passed, total_failed))
+    print(
+        '%d passed, %d failed, %d skipped'
+        % (total_passed, total_failed, total_skipped)
+    )
     return 1 if total_failed else 0
 
 
