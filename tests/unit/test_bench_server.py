@@ -1,29 +1,41 @@
-"""contrib/bench_server.py, short: hgweb under gunicorn with revlogperf,
-four workers and a writer that pushes, strips, rolls back and upgrades,
-every answer checked against a fresh ``hg serve`` without revlogperf
+"""contrib/bench_server.py and its parts (contrib/benchserver/)
 
-The thresholds are lowered so that this small repository's indexes and
-data files are mapped, as a large one's are: the writer shortens files the
-workers have mapped.
+The short run serves with and without revlogperf, four workers each and a
+writer that pushes, strips, rolls back and upgrades, every answer checked
+against a fresh ``hg serve`` without revlogperf. The thresholds are lowered
+so that this small repository's indexes and data files are mapped, as a
+large one's are, and the budget is one data file, so that the workers'
+maps are let go and made again while the writer shortens their files.
 """
 
+import hashlib
 import importlib.util
 import json
 import os
+import random
 import subprocess
 import sys
+import threading
 
 import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CONTRIB = os.path.join(HERE, '..', '..', 'contrib')
 HG = os.path.join(os.path.dirname(sys.executable), 'hg')
+sys.path.insert(0, CONTRIB)
+
+from benchserver import (  # noqa: E402
+    load as loadmod,
+    oracle,
+    report,
+    sampler,
+    writer as writermod,
+)
 
 
-def load(name):
-    spec = importlib.util.spec_from_file_location(
-        name, os.path.join(CONTRIB, name + '.py')
-    )
+def load_script():
+    path = os.path.join(CONTRIB, 'bench_server.py')
+    spec = importlib.util.spec_from_file_location('bench_server', path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -42,36 +54,117 @@ def test_readers_and_a_writer(tmp_path, capsys):
         check=True,
     )
     out = tmp_path / 'server.json'
-    status = load('bench_server').main(
+    status = load_script().main(
         [str(repo), '--requests', '150', '--clients', '6', '--workers', '4']
-        + ['--only', '+revlogperf', '--rounds', '1', '--json', str(out)]
+        + ['--rounds', '1', '--json', str(out)]
         + ['--config', 'revlogperf.mmap-index-threshold=1k']
         + ['--config', 'revlogperf.mmap-data-threshold=1k']
+        + ['--config', 'revlogperf.mmap-data-budget=1']
     )
-    report = capsys.readouterr().out
-    assert status == 0, report
-    (run,) = json.loads(out.read_text())
-    assert run['failed'] == run['wrong'] == 0
-    assert run['killed'] == [] and run['verify'] == 'ok'
-    assert run['states'] == [
-        'initial',
-        'push',
-        'strip',
-        'push',
-        'rollback',
-        'upgrade',
+    printed = capsys.readouterr().out
+    assert status == 0, printed
+    runs = {run['config']: run for run in json.loads(out.read_text())}
+    assert set(runs) == {'Mercurial', '+revlogperf'}
+    for run in runs.values():
+        assert run['failed'] == run['wrong'] == 0
+        assert run['troubles'] == [] and run['verify'] == 'ok'
+        assert run['states'] == [
+            'initial',
+            'push',
+            'strip',
+            'push',
+            'rollback',
+            'upgrade',
+        ]
+        # the upgraded store is served too
+        assert run['requests'] >= 150 and run['after_writer'] > 0
+    # the workers mapped data files, one at a time at most
+    peaks = runs['+revlogperf']['peaks'].values()
+    assert max(p['index maps'] for p in peaks) > 0
+    assert max(p['data maps'] for p in peaks) == 1
+    assert 'side by side' in printed
+
+
+def test_store_maps_are_counted_by_file():
+    lines = [
+        '7f0-7f1 r--s 00000000 08:01 101 /r/.hg/store/00changelog.d\n',
+        '7f1-7f2 r--s 00001000 08:01 101 /r/.hg/store/00changelog.d\n',
+        '7f2-7f3 r--s 00000000 08:01 102 /r/.hg/store/00changelog.i\n',
+        '7f3-7f4 r--s 00000000 08:01 99 /r/.hg/store/00manifest.d (deleted)\n',
+        '7f4-7f5 r-xp 00000000 08:01 5 /usr/lib/libc.so.6\n',
     ]
-    assert sum(r['count'] for r in run['latency'].values()) == 150
-    # the workers mapped store files, and let go of them within the budget
-    maps = [peak['maps'] for peak in run['peaks'].values()]
-    assert max(maps) > 0
-    assert max(peak['fds'] for peak in run['peaks'].values()) < 64 + 30
+    assert sampler.store_maps(lines) == {
+        'data maps': 2,
+        'index maps': 1,
+        'deleted maps': 1,
+    }
+
+
+def test_peaks_only_rise():
+    peaks = {}
+    assert sampler.raise_peaks(peaks, {'fds': 3, 'data maps': 1})
+    assert not sampler.raise_peaks(peaks, {'fds': 2, 'data maps': 1})
+    assert not sampler.raise_peaks(peaks, None)  # a worker gone
+    assert peaks == {'fds': 3, 'fds by kind': {}, 'data maps': 1}
+
+
+def test_worker_troubles_fail_a_run():
+    log = (
+        '[INFO] Booting worker with pid: 1\n'
+        '[ERROR] Error handling request /rev/1\n'
+        'Traceback (most recent call last):\n'
+        '[WARNING] Worker (pid:2) exited with code 1\n'
+    )
+    run = {'log': log, 'booted': 5, 'workers': 4}
+    found = report.deaths(run)
+    assert any('[ERROR]' in line for line in found)
+    assert any('exited with code 1' in line for line in found)
+    assert '5 workers booted for 4' in found
+    assert report.error_context(log)[0].splitlines()[1].startswith('Traceback')
+
+
+def node_of(rev):
+    return hashlib.sha1(b'%d' % rev).hexdigest().encode()
+
+
+def test_requests_come_from_the_whole_history_and_the_writer():
+    history = b''.join(
+        b'%s\0f%d\0\n' % (node_of(rev), rev % 7) for rev in range(500)
+    )
+    writer = ({'A1': 'a' * 40, 'B2': 'b' * 40}, 'w')
+    urls = loadmod.plan_requests(
+        lambda *args: history, 'repo', 600, random.Random(1), writer=writer
+    )
+    changesets = {url.split('/')[2] for page, url in urls if page == 'rev'}
+    assert len(changesets) > 60  # not a fixed pool
+    assert {'a' * 12, 'b' * 12} & changesets
+    files = [url for page, url in urls if page == 'raw-file']
+    assert any(url.endswith('/w') for url in files)
+
+
+def test_the_load_goes_on_until_the_writer_is_done():
+    class Served:
+        taken = 0
+
+    writer = writermod.Writer([], None, None, 4, tail=3)
+    assert writer.more(Served)  # not done
+    writer.finished = 10
+    Served.taken = 12
+    assert writer.more(Served)  # within its tail
+    Served.taken = 13
+    assert not writer.more(Served)
+
+
+def test_a_request_may_show_either_state_of_a_step():
+    states = [['initial', 's0', 0.0, 5.0], ['push', 's1', 4.0, None]]
+    assert oracle.candidate_states(states, {'start': 4.5, 'end': 6}) == [0, 1]
+    assert oracle.candidate_states(states, {'start': 6, 'end': 7}) == [1]
+    assert oracle.raced_steps(states, {'start': 4.5, 'end': 6}) == ['push']
 
 
 def test_state_labels_are_what_a_step_may_mix(tmp_path):
     # a /graph entry as hgweb served it during a push: the changesets of the
     # state before, with the phases and branch heads of the state after
-    bench = load('bench_server')
     before = (
         b'  <span class="phase">draft</span> <span class="branchhead">'
         b'default</span> <span class="tag">tip</span> \n'
@@ -83,7 +176,7 @@ def test_state_labels_are_what_a_step_may_mix(tmp_path):
         (tmp_path / name).write_bytes(body)
 
     def labels_apart(name):
-        return bench.without_state_labels(str(tmp_path), name)
+        return oracle.without_state_labels(str(tmp_path), name)
 
     assert labels_apart('b') == labels_apart('d')
     assert labels_apart('a') != labels_apart('d')
@@ -97,7 +190,17 @@ def test_a_failed_answer_shows_hgwebs_message(tmp_path):
         b'</div>\n</div>\n'
     )
     (tmp_path / 'digest').write_bytes(page)
-    assert load('bench_server').error_message(str(tmp_path), 'digest') == (
+    assert oracle.error_message(str(tmp_path), 'digest') == (
         'An error occurred while processing your request: '
         'partial read of revlog 00changelog.d; expected 69 bytes'
     )
+
+
+def test_the_sampler_sees_this_process(tmp_path):
+    found = sampler.resources(os.getpid())
+    assert found['fds'] > 0
+    poller = sampler.Sampler(os.getppid(), every=0.01)
+    poller.start()
+    threading.Event().wait(0.1)
+    poller.stop()
+    assert os.getpid() in poller.seen

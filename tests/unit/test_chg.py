@@ -1,10 +1,11 @@
 """chg with revlogperf: a session sees what other processes commit and
-strip at once, never serves stale text, and its server holds a bounded
-number of file descriptors and maps over 500 commands
+strip at once, never serves stale text, its server holds a bounded number
+of file descriptors and maps over 500 commands, and the process it forks
+for each command (which opens the repository) keeps within the map budget
 
 chg is built from the release's sdist (make setup); REVLOGPERF_CHG names
 it. The thresholds are lowered so that this small repository's files are
-mapped, as a large one's are.
+mapped, as a large one's are, and the budget to two data files.
 """
 
 import os
@@ -15,6 +16,10 @@ import sys
 import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, '..', '..', 'contrib'))
+from benchserver import sampler  # noqa: E402
+
+BUDGET = 2
 HG = os.path.join(os.path.dirname(sys.executable), 'hg')
 CHG = os.environ.get('REVLOGPERF_CHG', '')
 EXTENSION = os.path.join(HERE, '..', '..', 'hgext3rd', 'revlogperf')
@@ -62,7 +67,7 @@ def test_a_session_sees_every_change_at_once(tmp_path):
     hgrc.write_text(
         '[ui]\nusername = test\n[extensions]\nrevlogperf = %s\n'
         '[revlogperf]\nmmap-index-threshold = 1k\nmmap-data-threshold = 1k\n'
-        % EXTENSION
+        'mmap-data-budget = %d\n' % (EXTENSION, BUDGET)
     )
     socket_dir = tmp_path / 'chg'
     socket_dir.mkdir()
@@ -96,6 +101,7 @@ def test_a_session_sees_every_change_at_once(tmp_path):
     expected = {}
     first = None
     changes = 0
+    workers = None
     try:
         for n in range(500):
             if n and n % 25 == 0:
@@ -116,10 +122,20 @@ def test_a_session_sees_every_change_at_once(tmp_path):
             (pid,) = server_pids(str(socket_dir))
             if first is None:
                 first = held(pid)
+                # from now on, what each command's process holds, polled
+                workers = sampler.Sampler(pid, every=0.005, refresh=1)
+                workers.start()
         last = held(pid)
     finally:
+        if workers is not None:
+            workers.stop()
         for pid in server_pids(str(socket_dir)):
             os.kill(pid, 15)
     assert changes == 19
     # the server forks a process per command: what it holds stays put
     assert last[0] <= first[0] + 2 and last[1] <= first[1] + 2, (first, last)
+    # the processes that ran the commands mapped files, within the budget
+    peaks = workers.peaks.values()
+    assert len(workers.seen) > 250
+    assert max(p.get('index maps', 0) for p in peaks) > 0
+    assert 0 < max(p.get('data maps', 0) for p in peaks) <= BUDGET

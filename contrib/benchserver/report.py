@@ -1,0 +1,286 @@
+"""the figures of each run, and the two configurations side by side with
+the targets they must meet"""
+
+import statistics
+
+from . import load as loadmod, oracle, sampler
+
+# refusals during a strip, a rollback or an upgrade that revlogperf may
+# have beyond core's: who is caught reading there is a matter of timing
+REFUSAL_MARGIN = 0.01  # of the requests
+REFUSAL_SLACK = 2
+
+
+def percentile(values, q):
+    values = sorted(values)
+    return values[min(len(values) - 1, int(round(q * (len(values) - 1))))]
+
+
+def deaths(run, dropped=0):
+    """what the gunicorn log says of workers that did not end well
+
+    A request whose page fails once sent (a strip shortened a file it
+    reads: core too) ends in an [ERROR] line and a dropped connection;
+    ``dropped`` such requests were counted as refused.
+    """
+    lines = run['log'].splitlines()
+    found = [
+        line
+        for line in lines
+        if 'was sent' in line
+        or 'terminated due to signal' in line
+        or 'exited with code' in line
+    ]
+    errors = [line for line in lines if '[ERROR]' in line]
+    found += errors[dropped:]
+    if run['booted'] > run['workers']:
+        found.append(
+            '%d workers booted for %d' % (run['booted'], run['workers'])
+        )
+    return found
+
+
+def error_context(log, limit=3, lines_after=12):
+    """the first [ERROR] lines of a log, each with the traceback after it"""
+    lines = log.splitlines()
+    shown = []
+    for i, line in enumerate(lines):
+        if '[ERROR]' in line and len(shown) < limit:
+            shown.append('\n'.join(lines[i : i + lines_after]))
+    return shown
+
+
+def report(run, answers, bodies, failed, wrong, refused, mixed):
+    """print one run's figures; (its checks passed, its figures)"""
+    after = sum(1 for r in run['results'] if r['start'] > run['writer_done'])
+    print(
+        '== %s: %d requests in %.1f s, %d after the writer\'s last step'
+        % (run['config'], len(run['results']), run['elapsed'], after)
+    )
+    print('%-10s %6s %9s %9s' % ('page', 'count', 'p50 ms', 'p95 ms'))
+    latency, times_by_page = {}, {}
+    for page in loadmod.PAGES:
+        times = [
+            (r['end'] - r['start']) * 1000
+            for r in run['results']
+            if r['page'] == page
+        ]
+        if times:
+            times_by_page[page] = times
+            latency[page] = {
+                'count': len(times),
+                'p50': statistics.median(times),
+                'p95': percentile(times, 0.95),
+            }
+            print(
+                '%-10s %6d %9.1f %9.1f'
+                % (page, len(times), latency[page]['p50'], latency[page]['p95'])
+            )
+    columns = ('worker', 'USS MB', 'PSS MB', 'RSS MB', 'fds', 'not .i')
+    columns += ('data maps', 'index maps', 'deleted', 'fds at their peak')
+    print('%-8s %7s %7s %7s %5s %6s %10s %11s %8s  %s' % columns)
+    for pid, mem in sorted(run['memory'].items()):
+        peak = run['peaks'].get(pid, {})
+        print(
+            '%-8d %7.1f %7.1f %7.1f %5d %6d %10d %11d %8d  %s'
+            % (
+                pid,
+                mem['uss'] / 2**20,
+                mem['pss'] / 2**20,
+                mem['rss'] / 2**20,
+                *(peak.get(key, 0) for key in sampler.MEASURES),
+                ' '.join(
+                    '%s:%d' % kind
+                    for kind in sorted(peak.get('fds by kind', {}).items())
+                ),
+            )
+        )
+    print(
+        'writer: '
+        + ', '.join(
+            '%s %.2f-%s'
+            % (
+                name,
+                max(0, begin - run['started']),
+                '%.2f' % (until - run['started']) if until else 'end',
+            )
+            for name, _path, begin, until in run['states']
+        )
+    )
+    total_pss = sum(m['pss'] for m in run['memory'].values())
+    died = deaths(run, sum(1 for r in refused if r['status'] is None))
+    print('total PSS of the workers: %.1f MB' % (total_pss / 2**20))
+    print(
+        'failed %d, wrong %d, refused during strip, rollback or upgrade %d, '
+        'branch heads or phases of another state during a step %d, '
+        'worker troubles %d, booted %d, verify: %s'
+        % (
+            len(failed),
+            len(wrong),
+            len(refused),
+            len(mixed),
+            len(died),
+            run['booted'],
+            run['verify'].strip(),
+        )
+    )
+    for r in (failed + wrong)[:10]:
+        candidates = oracle.candidate_states(run['states'], r)
+        print(
+            '  %s %s: %s at %.2f-%.2f s, in %s'
+            % (
+                'failed' if r in failed else 'wrong',
+                r['url'],
+                r['status'],
+                r['start'] - run['started'],
+                r['end'] - run['started'],
+                ' or '.join(run['states'][i][0] for i in candidates),
+            )
+        )
+    for r in wrong[:2]:
+        for i in oracle.candidate_states(run['states'], r):
+            expected = answers.get((i, r['url']))
+            if expected is not None:
+                for line in oracle.difference(bodies, r['digest'], expected[1]):
+                    print('    ' + line)
+    for r in failed[:3]:
+        if r['status'] is None:
+            print('    ' + r['digest'])  # the exception the client met
+        else:
+            print('    ' + oracle.error_message(bodies, r['digest']))
+    for text in error_context(run['log']):
+        print('    | ' + text.replace('\n', '\n    | '))
+    for line in [d for d in died if '[ERROR]' not in d][:5]:
+        print('  ' + line)
+    for line in run['writer_error']:
+        print('  writer: ' + line)
+    budget = run['budget']
+    over_budget = budget is not None and any(
+        p.get('data maps', 0) > budget for p in run['peaks'].values()
+    )
+    if over_budget:
+        print(
+            'FAIL: a worker held more data file maps than the budget (%d)'
+            % budget
+        )
+    ok = not (
+        failed
+        or wrong
+        or died
+        or over_budget
+        or run['writer_error']
+        or run['verify'] != 'ok'
+    )
+    return ok, {
+        'config': run['config'],
+        'elapsed': run['elapsed'],
+        'latency': latency,
+        'times': times_by_page,
+        'memory': {str(k): v for k, v in run['memory'].items()},
+        'peaks': {str(k): v for k, v in run['peaks'].items()},
+        'budget': budget,
+        'total_pss': total_pss,
+        'requests': len(run['results']),
+        'after_writer': after,
+        'failed': len(failed),
+        'wrong': len(wrong),
+        'refused': len(refused),
+        'mixed': len(mixed),
+        'troubles': died,
+        'booted': run['booted'],
+        'verify': run['verify'],
+        'states': [s[0] for s in run['states']],
+    }
+
+
+def compare(figures):
+    """Mercurial and revlogperf side by side, every round pooled, and the
+    targets: (FAIL lines of correctness or bounds, FAIL lines of speed or
+    memory)"""
+    core = [f for f in figures if f['config'] == 'Mercurial']
+    ext = [f for f in figures if f['config'] == '+revlogperf']
+    bounds, speed = [], []
+    print(
+        '== side by side, %d rounds (ratio: revlogperf / Mercurial, below 1 '
+        'is better; spread: the rounds\' lowest and highest)' % len(core)
+    )
+    columns = ('page', 'p50', '+rp p50', 'ratio', 'p95', '+rp p95', 'ratio')
+    columns += ('core p95 spread',)
+    print('%-10s %8s %8s %6s %8s %8s %6s %15s' % columns)
+    for page in loadmod.PAGES:
+        a = [t for f in core for t in f['times'].get(page, [])]
+        b = [t for f in ext for t in f['times'].get(page, [])]
+        if not (a and b):
+            continue
+        a50, b50 = statistics.median(a), statistics.median(b)
+        a95, b95 = percentile(a, 0.95), percentile(b, 0.95)
+        rounds = [
+            f['latency'][page]['p95'] for f in core if page in f['latency']
+        ]
+        row = (page, a50, b50, b50 / a50, a95, b95, b95 / a95)
+        row += (min(rounds), max(rounds))
+        print('%-10s %8.1f %8.1f %6.2f %8.1f %8.1f %6.2f %7.1f-%-7.1f' % row)
+        if b95 > max(rounds):
+            speed.append(
+                'FAIL: /%s p95 %.1f ms, above every round of core\'s'
+                ' (%.1f-%.1f ms)' % (page, b95, min(rounds), max(rounds))
+            )
+
+    def median_of(runs, key):
+        return statistics.median(
+            sum(m[key] for m in f['memory'].values())
+            / (len(f['memory']) if key == 'uss' else 1)
+            for f in runs
+        )
+
+    for label, key in (('USS per worker', 'uss'), ('PSS, all workers', 'pss')):
+        a, b = median_of(core, key), median_of(ext, key)
+        print(
+            '%-22s %8.1f MB %8.1f MB %6.2f'
+            % (label, a / 2**20, b / 2**20, b / a)
+        )
+    a, b = median_of(core, 'pss'), median_of(ext, 'pss')
+    if b > a:
+        speed.append(
+            'FAIL: total PSS %.1f MB, above core\'s %.1f MB'
+            % (b / 2**20, a / 2**20)
+        )
+    peaks = {}
+    for key in sampler.MEASURES:
+        peaks[key] = [
+            max(
+                [p.get(key, 0) for f in runs for p in f['peaks'].values()]
+                or [0]
+            )
+            for runs in (core, ext)
+        ]
+        print('peak %-17s %8d    %8d' % (key + ', a worker', *peaks[key]))
+    budget = ext[0]['budget'] if ext else None
+    if budget is not None:
+        # each map holds a descriptor: data maps are within the budget;
+        # index maps live as long as their revlog, as core's do
+        for f in ext:
+            for pid, p in f['peaks'].items():
+                others = p['fds besides index maps']
+                if others > peaks['fds'][0] + budget:
+                    figures = (pid, others, peaks['fds'][0], budget)
+                    bounds.append(
+                        'FAIL: worker %s held %d descriptors besides its'
+                        ' index maps, above core\'s %d + the budget %d'
+                        % figures
+                    )
+    refused = [sum(f['refused'] for f in runs) for runs in (core, ext)]
+    requests = sum(f['requests'] for f in ext)
+    margin = int(REFUSAL_MARGIN * requests) + REFUSAL_SLACK
+    print(
+        'refused during a rewrite  %8d    %8d  (margin %d)'
+        % (refused[0], refused[1], margin)
+    )
+    if refused[1] > refused[0] + margin:
+        bounds.append(
+            'FAIL: %d requests refused, core %d + a margin of %d'
+            % (refused[1], refused[0], margin)
+        )
+    for line in bounds + speed:
+        print(line)
+    return bounds, speed

@@ -1,0 +1,197 @@
+"""what each worker holds: descriptors, and maps of store files, counted
+by file (distinct inodes) and sampled during requests as well as after
+each one; memory at the end of the load"""
+
+import json
+import os
+import threading
+
+STORE = '/.hg/store/'
+MEASURES = ('fds', 'fds besides index maps', 'data maps', 'index maps')
+MEASURES += ('deleted maps',)
+
+# gunicorn's configuration: 127.0.0.1 only; after every request a worker
+# notes its own peaks, which the sampler's polls may fall between
+GUNICORN_CONF = '''\
+import json, os, sys
+sys.path.insert(0, %(contrib)r)
+from benchserver import sampler
+bind = '127.0.0.1:%(port)d'
+workers = %(workers)d
+timeout = 300
+graceful_timeout = 10
+accesslog = None
+errorlog = %(errorlog)r
+loglevel = 'info'
+_peaks = {}
+
+def post_request(worker, req, environ, resp):
+    if sampler.raise_peaks(_peaks, sampler.resources(os.getpid())):
+        with open(os.path.join(%(peaks)r, '%%d.json' %% os.getpid()), 'w') as f:
+            json.dump(_peaks, f)
+'''
+
+
+def gunicorn_conf(port, workers, errorlog, peaks):
+    contrib = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    return GUNICORN_CONF % {
+        'contrib': contrib,
+        'port': port,
+        'workers': workers,
+        'errorlog': errorlog,
+        'peaks': peaks,
+    }
+
+
+def store_maps(lines):
+    """{'data maps', 'index maps', 'deleted maps'}: how many distinct store
+    files the lines of a /proc/PID/maps map"""
+    data, index, deleted = set(), set(), set()
+    for line in lines:
+        if STORE not in line:
+            continue
+        fields = line.split(None, 5)
+        if len(fields) < 6:
+            continue
+        inode, path = fields[4], fields[5].rstrip('\n')
+        gone = path.endswith(' (deleted)')
+        if gone:
+            path = path[: -len(' (deleted)')]
+            deleted.add(inode)
+        if path.endswith('.d'):
+            data.add(inode)
+        elif path.endswith('.i'):
+            index.add(inode)
+    return {
+        'data maps': len(data),
+        'index maps': len(index),
+        'deleted maps': len(deleted),
+    }
+
+
+def resources(pid):
+    """the descriptors and store maps process ``pid`` holds now, or None
+    if it is gone; 'fds by kind' says what the descriptors are"""
+    try:
+        with open('/proc/%d/maps' % pid) as fp:
+            found = store_maps(fp)
+    except (FileNotFoundError, ProcessLookupError):
+        return None
+    kinds = fd_kinds(pid)
+    found['fds by kind'] = kinds
+    found['fds'] = sum(kinds.values())
+    # an index map holds a descriptor as long as its revlog lives, as
+    # core's own do: the budget is for data maps
+    found['fds besides index maps'] = found['fds'] - kinds.get('store i', 0)
+    return found
+
+
+def fd_kinds(pid):
+    """what the descriptors of ``pid`` are: store files by kind, sockets,
+    pipes and others (where a peak of descriptors comes from)"""
+    kinds = {}
+    try:
+        names = os.listdir('/proc/%d/fd' % pid)
+    except FileNotFoundError:
+        return kinds
+    for name in names:
+        try:
+            target = os.readlink('/proc/%d/fd/%s' % (pid, name))
+        except OSError:
+            continue
+        if STORE in target:
+            kind = 'store ' + target.rsplit('.', 1)[-1].split(' ')[0]
+        elif target.startswith(('socket:', 'pipe:', 'anon_inode:')):
+            kind = target.split(':')[0]
+        else:
+            kind = 'other'
+        kinds[kind] = kinds.get(kind, 0) + 1
+    return kinds
+
+
+def raise_peaks(peaks, found):
+    """raise ``peaks`` to ``found``: True if any rose"""
+    rose = False
+    for key in MEASURES:
+        value = 0 if found is None else found.get(key, 0)
+        if value > peaks.get(key, 0):
+            peaks[key] = value
+            rose = True
+            if key == 'fds':
+                peaks['fds by kind'] = found.get('fds by kind', {})
+    return rose
+
+
+def worker_pids(master):
+    pids = []
+    for entry in os.listdir('/proc'):
+        if not entry.isdigit():
+            continue
+        try:
+            with open('/proc/%s/stat' % entry) as fp:
+                fields = fp.read().rsplit(')', 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == master:
+            pids.append(int(entry))
+    return sorted(pids)
+
+
+def smaps_rollup(pid):
+    fields = {}
+    with open('/proc/%d/smaps_rollup' % pid) as fp:
+        for line in fp:
+            key, _sep, value = line.partition(':')
+            if value.strip().endswith('kB'):
+                fields[key] = int(value.split()[0]) * 1024
+    return {
+        'uss': fields.get('Private_Clean', 0) + fields.get('Private_Dirty', 0),
+        'pss': fields.get('Pss', 0),
+        'rss': fields.get('Rss', 0),
+    }
+
+
+class Sampler:
+    """polls every worker of gunicorn's ``master`` while the load runs"""
+
+    def __init__(self, master, every=0.02, refresh=25):
+        self.master = master
+        self.every = every
+        # polls between two looks for its workers: gunicorn's live long,
+        # chg's one command
+        self.refresh = refresh
+        self.peaks = {}  # pid -> {measure: peak}
+        self.seen = set()  # every worker pid met
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._poll, daemon=True)
+
+    def start(self):
+        self._thread.start()
+
+    def stop(self):
+        self._stop.set()
+        self._thread.join()
+
+    def _poll(self):
+        pids, polls = [], 0
+        while not self._stop.wait(self.every):
+            if polls % self.refresh == 0:
+                pids = worker_pids(self.master)
+                self.seen.update(pids)
+            polls += 1
+            for pid in pids:
+                raise_peaks(self.peaks.setdefault(pid, {}), resources(pid))
+
+
+def merged_peaks(sampled, peaks_dir):
+    """each worker's peaks: the sampler's, raised by the worker's own
+    (after each request)"""
+    merged = {pid: dict(p) for pid, p in sampled.items()}
+    for name in os.listdir(peaks_dir):
+        with open(os.path.join(peaks_dir, name)) as fp:
+            own = json.load(fp)
+        raise_peaks(merged.setdefault(int(name.split('.')[0]), {}), own)
+    for peaks in merged.values():
+        for key in MEASURES:
+            peaks.setdefault(key, 0)
+    return merged
