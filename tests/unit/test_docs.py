@@ -2,9 +2,11 @@
 
 ``hg help revlogperf`` (the package docstring) is the reference: each
 registered option appears there in an hgrc example with its default, and
-the README names the same options.
+the README names the same options, and it and doc/ name no other and
+state their defaults as registered.
 """
 
+import glob
 import os
 import re
 
@@ -33,8 +35,55 @@ def test_help_gives_every_default():
         assert item.default is not None
 
 
+def read(path):
+    with open(os.path.join(ROOT, path), encoding='utf-8') as fp:
+        return fp.read()
+
+
+def user_docs():
+    docs = ['README.md'] + sorted(
+        os.path.relpath(p, ROOT)
+        for p in glob.glob(os.path.join(ROOT, 'doc', '*.md'))
+    )
+    return {path: read(path) for path in docs}
+
+
 def test_readme_names_the_same_options():
-    with open(os.path.join(ROOT, 'README.md'), encoding='utf-8') as fp:
-        readme = fp.read()
-    named = set(re.findall(r'revlogperf\.([a-z][a-z-]+)', readme))
+    named = set(re.findall(r'revlogperf\.([a-z][a-z-]+)', read('README.md')))
     assert named == registered()
+
+
+def test_doc_names_registered_options_only():
+    for path, text in user_docs().items():
+        named = set(re.findall(r'revlogperf\.([a-z][a-z-]+)', text))
+        assert named <= registered(), path
+
+
+# "`revlogperf.mmap-data-budget` files (default 64)": a default stated
+# within a sentence of the option's name
+STATED_DEFAULT = re.compile(
+    r'`revlogperf\.([a-z-]+)`[^`(]{0,40}\(default:? ([^,;)]+)'
+)
+
+
+def test_stated_defaults_are_the_registered_ones():
+    stated = []
+    for path, text in user_docs().items():
+        for name, value in STATED_DEFAULT.findall(text):
+            item = configitems.configtable[b'revlogperf'][name.encode()]
+            default = item.default
+            if isinstance(default, bytes):
+                default = default.decode()
+            assert value.strip() == str(default), (path, name)
+            stated.append(name)
+    # the README states the defaults of the sizes and the budget
+    assert {
+        'mmap-index-threshold',
+        'mmap-data-threshold',
+        'mmap-data-budget',
+        'walk-cache',
+    } <= set(stated)
+
+
+def test_readme_stays_short():
+    assert len(read('README.md').splitlines()) <= 160
