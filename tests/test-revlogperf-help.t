@@ -55,7 +55,7 @@ The extension's help is its module docstring
   
   Mercurial 6.6+ also caches decompressed chunks per revlog. revlogperf keeps
   the same chunks in a cache that does not grow past them, so that evicting one
-  stays cheap.
+  stays cheap, and gives revlogs of Mercurial 6.3 to 6.5 the same cache.
   
   Data file mmap
   --------------

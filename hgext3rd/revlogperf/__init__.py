@@ -51,7 +51,7 @@ header::
 
 Mercurial 6.6+ also caches decompressed chunks per revlog. revlogperf keeps
 the same chunks in a cache that does not grow past them, so that evicting
-one stays cheap.
+one stays cheap, and gives revlogs of Mercurial 6.3 to 6.5 the same cache.
 
 Data file mmap
 --------------

@@ -13,15 +13,22 @@
 # a class of its own made the method calls core makes on caches slower than
 # what the fix saves, on commands that open many revlogs (``diff``: 1.2%
 # more instructions, 7.2.4, 2026-12).
+#
+# Mercurial 6.3 to 6.5 keep no decompressed chunks at all: a revision read
+# again, or the next one of the same delta chain, decompresses its whole
+# chain again. Those revlogs get the cache 6.6+ has (``give_cache``), with
+# core's bounds, so that a revlog kept across changesets (walkcache.py)
+# pays off there too.
 
 import weakref
 
 from mercurial import (
     exthelper,
+    revlog,
     util,
 )
 
-from . import hotwrap
+from . import compat, hotwrap
 
 eh = exthelper.exthelper()
 
@@ -74,3 +81,81 @@ def let_go_of_chunks(cache):
     # large filelog per changeset)
     for node in cache._cache.values():
         node.value = None
+
+
+# core 6.6+'s bounds: 10,000 chunks, and a cost that grows to 4 times the
+# largest text read (``experimental.revlog.uncompressed-cache.*``)
+CHUNK_COUNT = 10000
+FIRST_MAX_COST = 65536
+
+
+def give_cache(owner):
+    """a cache of decompressed chunks for ``owner``, where core gives it
+    none (hg <= 6.5), else None; ``read_through`` puts it to use"""
+    if not compat.NO_CORE_CHUNK_CACHE:
+        return None
+    cache = util.lrucachedict(CHUNK_COUNT, maxcost=FIRST_MAX_COST)
+    setattr(owner, compat.CHUNK_CACHE, cache)
+    return cache
+
+
+def read_through(owner, cache):
+    """make ``owner``'s chunk reads (hg <= 6.5: ``_chunk`` and ``_chunks``)
+    go through ``cache``, over whatever reads them now
+
+    As 6.6+ does: chunks found are not read, the others are read in one
+    batch and kept; the cost bound follows the texts read (core asks
+    ``_chunks`` for 4 times the text's size at most). Only a weak reference
+    to ``owner`` is kept.
+    """
+    owner_ref = weakref.ref(owner)
+    klass = type(owner)
+    chunk_of = owner.__dict__.get('_chunk')
+    chunks_of = owner.__dict__.get('_chunks')
+    get, insert = cache.get, cache.insert
+
+    def cached_chunk(rev, df=None):
+        found = get(rev)
+        if found is None:
+            if chunk_of is None:
+                found = klass._chunk(owner_ref(), rev, df=df)
+            else:
+                found = chunk_of(rev, df=df)
+            insert(rev, found, cost=len(found))
+        return found
+
+    def cached_chunks(revs, df=None, targetsize=None):
+        if targetsize is not None and targetsize > cache.maxcost:
+            cache.maxcost = targetsize
+        revs = list(revs)
+        found = [get(rev) for rev in revs]
+        missing = [rev for rev, chunk in zip(revs, found) if chunk is None]
+        if missing:
+            if chunks_of is None:
+                read = klass._chunks(
+                    owner_ref(), missing, df=df, targetsize=targetsize
+                )
+            else:
+                read = chunks_of(missing, df=df, targetsize=targetsize)
+            read = iter(read)
+            for i, chunk in enumerate(found):
+                if chunk is None:
+                    chunk = found[i] = next(read)
+                    insert(revs[i], chunk, cost=len(chunk))
+        return found
+
+    owner._chunk = cached_chunk
+    owner._chunks = cached_chunks
+
+
+def _forget_chunks(orig, rl, *args, **kwargs):
+    # what core 6.6+ clears with its own cache
+    cache = rl.__dict__.get(compat.CHUNK_CACHE)
+    if cache is not None:
+        cache.clear()
+    return orig(rl, *args, **kwargs)
+
+
+if compat.NO_CORE_CHUNK_CACHE:  # hg <= 6.5
+    eh.wrapfunction(revlog.revlog, 'clearcaches')(_forget_chunks)
+    eh.wrapfunction(revlog.revlog, 'strip')(_forget_chunks)

@@ -78,8 +78,10 @@ if DECOMPRESSION_OWNER is not revlog.revlog:
 else:  # hg <= 6.5: the revlog is its own chunk reader
     INNER = None
     INLINE = '_inline'
-# hg <= 6.5 has none (and 6.6+ none with usage.resources.memory=low)
+# hg <= 6.5 has none (and 6.6+ none with usage.resources.memory=low):
+# revlogperf gives those revlogs one under the same name
 CHUNK_CACHE = '_uncompressed_chunk_cache'
+NO_CORE_CHUNK_CACHE = DECOMPRESSION_OWNER is revlog.revlog  # hg <= 6.5
 
 
 def uses_rust(rl):

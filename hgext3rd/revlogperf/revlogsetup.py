@@ -9,6 +9,7 @@
 # never get here: their reading is Rust's own.
 
 from . import (
+    chunkcache,
     mmapdata,
     readpath,
 )
@@ -16,7 +17,13 @@ from . import (
 
 def set_up(owner, settings):
     """give ``owner`` what ``settings`` ask for, once, after its first read"""
+    # On hg <= 6.5, a chunk cache first: the map lets go of the chunks it
+    # holds that are slices of it.
+    cache = chunkcache.give_cache(owner)
     # The data map, and the single-chunk path, which is for mapped files
     # only. The dispatcher is decompress.py's own.
     if mmapdata.install(owner, settings):
         readpath.install_single_chunk_path(owner)
+    # Last: the cache is read before anything else reads.
+    if cache is not None:
+        chunkcache.read_through(owner, cache)

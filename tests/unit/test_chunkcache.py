@@ -157,3 +157,51 @@ def test_a_dropped_revlog_lets_go_of_the_slices_in_its_cache(tmp_path):
         mapped.close()
     finally:
         gc.enable()
+
+
+@pytest.mark.skipif(
+    not chunkcache.compat.NO_CORE_CHUNK_CACHE,
+    reason='Mercurial 6.6+ caches decompressed chunks itself',
+)
+def test_revlogs_of_older_releases_get_the_chunk_cache(tmp_path, monkeypatch):
+    import subprocess
+    import sys
+
+    from mercurial import hg, revlog
+
+    exe = os.path.join(os.path.dirname(sys.executable), 'hg')
+    env = {**os.environ, 'HGRCPATH': '', 'HGUSER': 'test'}
+    repo_path = tmp_path / 'repo'
+    subprocess.run([exe, 'init', str(repo_path)], check=True, env=env)
+    for n in range(12):
+        (repo_path / 'f').write_text(''.join('line %d\n' % i for i in range(n)))
+        subprocess.run(
+            [exe, '--cwd', str(repo_path), 'commit', '-qAm', str(n)],
+            check=True,
+            env=env,
+        )
+    ui = uimod.ui.load()
+    ui.setconfig(
+        b'extensions', b'revlogperf', os.path.dirname(config.__file__).encode()
+    )
+    extensions.loadall(ui)
+    repo = hg.repository(ui, str(repo_path).encode())
+    fl = repo.file(b'f')._revlog
+    texts = [fl.revision(rev) for rev in range(len(fl))]
+    cache = getattr(fl, chunkcache.compat.CHUNK_CACHE)
+    assert len(cache) > 0
+    reads = []
+    core_chunks = revlog.revlog._chunks
+    monkeypatch.setattr(
+        revlog.revlog,
+        '_chunks',
+        lambda rl, revs, **kwargs: reads.append(revs)
+        or core_chunks(rl, revs, **kwargs),
+    )
+    fl._revisioncache = None
+    assert fl.revision(len(fl) - 1) == texts[-1]
+    assert reads == []  # the whole chain came from the cache
+    fl.clearcaches()
+    assert len(cache) == 0
+    assert fl.revision(len(fl) - 1) == texts[-1]
+    assert reads  # read again
