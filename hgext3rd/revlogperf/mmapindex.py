@@ -41,6 +41,9 @@ def _reading_or_mapping(core_get_data):
             data = _read_or_map(
                 rl.opener, filepath, kind, size, settings, threshold
             )
+            if type(data) is memoryview:
+                # a map, and a descriptor, as long as the revlog lives
+                rl.revlogperf_mapped_index = True
         if 0 < len(data) < 4:
             # core would fail to unpack the header (struct.error)
             raise damage.index_corrupted(rl)

@@ -57,16 +57,25 @@ _TEXTS = '_revlogperf_texts'
 class _Walk:
     """the filelogs and texts one repository keeps for one command"""
 
-    __slots__ = ('changelog', 'filelogs', 'texts', 'largest')
+    __slots__ = ('changelog', 'filelogs', 'mapped', 'texts', 'largest')
 
-    def __init__(self, changelog, budget):
+    def __init__(self, changelog, budget, maps):
         # the changelog the repository had: another one means a reload
         self.changelog = changelog
         # indexes read whole take memory too: as much again as texts
         self.filelogs = util.lrucachedict(MAX_FILELOGS, maxcost=4 * budget)
+        # a mapped index holds a descriptor while its filelog lives: no
+        # more of those kept than data files may be mapped
+        self.mapped = util.lrucachedict(min(MAX_FILELOGS, maps))
         self.texts = util.lrucachedict(MAX_TEXTS, maxcost=budget)
         # one large file read must not push out every other text
         self.largest = budget // 4
+
+    def filelog(self, path):
+        found = self.filelogs.get(path)
+        if found is None:
+            found = self.mapped.get(path)
+        return found
 
 
 def walk_of(repo):
@@ -86,7 +95,9 @@ def walk_of(repo):
         or txnutil.mayhavepending(unfi.root)
     ):
         return None
-    walk = _Walk(found.get('changelog'), settings.walk_cache)
+    walk = _Walk(
+        found.get('changelog'), settings.walk_cache, settings.data_budget
+    )
     found[_WALK] = walk
     return walk
 
@@ -100,6 +111,7 @@ def forget(repo):
         # when the cycle collector runs (hgweb, command servers)
         walk.texts.clear()
         walk.filelogs.clear()
+        walk.mapped.clear()
 
 
 def _keep_filelog(orig, repo, path, *args, **kwargs):
@@ -112,7 +124,7 @@ def _keep_filelog(orig, repo, path, *args, **kwargs):
         return orig(repo, path)
     if path.startswith(b'/'):
         path = path[1:]
-    fl = walk.filelogs.get(path)
+    fl = walk.filelog(path)
     if fl is None:
         fl = orig(repo, path)
         if type(fl) in _KEPT_TYPES:
@@ -120,8 +132,11 @@ def _keep_filelog(orig, repo, path, *args, **kwargs):
             setattr(fl, _TEXTS, (path, walk.texts, walk.largest))
             # perf.py and others clear the caches of the revlog inside
             setattr(fl._revlog, _TEXTS, (path, walk.texts, walk.largest))
-            cost = len(fl) * INDEX_ENTRY_SIZE
-            walk.filelogs.insert(path, fl, cost=cost)
+            if getattr(fl._revlog, 'revlogperf_mapped_index', False):
+                walk.mapped.insert(path, fl)
+            else:
+                cost = len(fl) * INDEX_ENTRY_SIZE
+                walk.filelogs.insert(path, fl, cost=cost)
     return fl
 
 
