@@ -163,6 +163,9 @@ def report(run, answers, bodies, failed, wrong, refused, mixed):
             'FAIL: a worker held more data file maps than the budget (%d)'
             % budget
         )
+        for pid, p in sorted(run['peaks'].items()):
+            if p.get('data maps', 0) > budget:
+                print('  %s: %s' % (pid, ', '.join(p['data map paths'])))
     ok = not (
         failed
         or wrong

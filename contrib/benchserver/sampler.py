@@ -47,6 +47,7 @@ def store_maps(lines):
     """{'data maps', 'index maps', 'deleted maps'}: how many distinct store
     files the lines of a /proc/PID/maps map"""
     data, index, deleted = set(), set(), set()
+    paths = set()
     for line in lines:
         if STORE not in line:
             continue
@@ -60,9 +61,12 @@ def store_maps(lines):
             deleted.add(inode)
         if path.endswith('.d'):
             data.add(inode)
+            paths.add(inode + ' ' + fields[5].strip())
         elif path.endswith('.i'):
             index.add(inode)
     return {
+        # which, where a peak needs explaining
+        'data map paths': sorted(paths),
         'data maps': len(data),
         'index maps': len(index),
         'deleted maps': len(deleted),
@@ -119,6 +123,8 @@ def raise_peaks(peaks, found):
             rose = True
             if key == 'fds':
                 peaks['fds by kind'] = found.get('fds by kind', {})
+            if key == 'data maps':
+                peaks['data map paths'] = found.get('data map paths')
     return rose
 
 
