@@ -32,6 +32,8 @@ HG := $(abspath $(VENV))/bin/hg
 RUNTESTS := $(abspath $(CACHE))/tests/run-tests.py
 CHG := $(CACHE)/contrib/chg/chg
 RUN_T := cd tests && $(PY) $(RUNTESTS) --with-hg=$(HG) -j$(JOBS)
+# a line after every 30 s without output: a test can run for minutes
+BEAT := $(PYTHON) $(abspath contrib/heartbeat.py)
 
 # each step's output, for the summary line make test ends with
 RESULTS := .cache/results
@@ -177,26 +179,27 @@ test-unit:
 	@# both policies, whatever the first gives
 	status=0; \
 	REVLOGPERF_CHG=$(abspath $(CHG)) $(PY) -m pytest -q tests/unit 2>&1 \
-	    | tee $(RESULTS)/pytest-$(HG_VERSION)-c.log || status=1; \
+	    | $(BEAT) | tee $(RESULTS)/pytest-$(HG_VERSION)-c.log || status=1; \
 	HGMODULEPOLICY=py $(PY) -m pytest -q tests/unit 2>&1 \
-	    | tee $(RESULTS)/pytest-$(HG_VERSION)-py.log || status=1; \
+	    | $(BEAT) | tee $(RESULTS)/pytest-$(HG_VERSION)-py.log || status=1; \
 	exit $$status
 
 test-t: test-t-c test-t-pure
 
 test-t-c:
 	@mkdir -p $(RESULTS)
-	$(RUN_T) $(TESTFLAGS) 2>&1 | tee $(abspath $(RESULTS))/t-$(HG_VERSION)-c.log
+	$(RUN_T) $(TESTFLAGS) 2>&1 | $(BEAT) \
+	    | tee $(abspath $(RESULTS))/t-$(HG_VERSION)-c.log
 
 # every .t test through chg, as run-tests.py --chg runs Mercurial's own
 test-t-chg:
 	@mkdir -p $(RESULTS)
-	$(RUN_T) --with-chg=$(abspath $(CHG)) $(TESTFLAGS) 2>&1 \
+	$(RUN_T) --with-chg=$(abspath $(CHG)) $(TESTFLAGS) 2>&1 | $(BEAT) \
 	    | tee $(abspath $(RESULTS))/t-$(HG_VERSION)-chg.log
 
 test-t-pure:
 	@mkdir -p $(RESULTS)
-	$(RUN_T) --pure $(TESTFLAGS) 2>&1 \
+	$(RUN_T) --pure $(TESTFLAGS) 2>&1 | $(BEAT) \
 	    | tee $(abspath $(RESULTS))/t-$(HG_VERSION)-pure.log
 
 # the style checks once, then each release's tests

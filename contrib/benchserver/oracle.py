@@ -100,12 +100,15 @@ def raced_steps(states, result):
     return names
 
 
-# hgweb reads branch heads and phases from files a writer rewrites when its
-# transaction closes (.hg/cache/branch2-*, store/phaseroots), after the
-# changelog: during a step, core itself may show one state's changesets
-# with another's branch heads or phases
+# hgweb reads branch heads, phases and tags from files a writer rewrites
+# when its transaction closes (.hg/cache/branch2-*, store/phaseroots,
+# .hg/cache/tags2-*), after the changelog: during a step, core itself may
+# show one state's changesets with another's branch heads (and whether a
+# file revision is a head), phases or tip
 _STATE_LABELS = re.compile(
     rb'<span class="(?:branch|branchhead|phase)">[^<]*</span> ?'
+    rb'|<span class="tag">tip</span> ?'
+    rb'|(?<=data-ishead=")[01](?=")'
 )
 
 

@@ -76,3 +76,28 @@ def test_the_commands_table_header_is_whole(capsys):
     # the figures stand under their column
     assert line.index('0.940') < header.index('+revlogperf s')
     assert '0.70 ' in line
+
+
+def test_a_silent_command_gets_a_line_every_interval():
+    import subprocess
+
+    script = os.path.join(HERE, '..', '..', 'contrib', 'heartbeat.py')
+    out = subprocess.run(
+        [sys.executable, script, '--every', '0.5'],
+        input=None,
+        stdin=subprocess.Popen(
+            [
+                sys.executable,
+                '-c',
+                'import sys, time; sys.stdout.write("..");'
+                'sys.stdout.flush(); time.sleep(1.8); print("# Ran 2 tests")',
+            ],
+            stdout=subprocess.PIPE,
+        ).stdout,
+        stdout=subprocess.PIPE,
+        check=True,
+    ).stdout.decode()
+    lines = out.splitlines()
+    assert lines[0] == '..'
+    assert lines[1].startswith('(still running, ')
+    assert lines[-1] == '# Ran 2 tests'

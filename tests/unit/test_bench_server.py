@@ -175,7 +175,7 @@ def test_state_labels_are_what_a_step_may_mix(tmp_path):
         b'  <span class="phase">draft</span> \n'
     )
     during = b'  <span class="tag">tip</span> \n  \n'
-    after = b'  <span class="tag">tip</span> \n  <span>other</span>\n'
+    after = b'  <span class="tag">v1</span> \n  <span>other</span>\n'
     for name, body in (('b', before), ('d', during), ('a', after)):
         (tmp_path / name).write_bytes(body)
 
@@ -184,6 +184,11 @@ def test_state_labels_are_what_a_step_may_mix(tmp_path):
 
     assert labels_apart('b') == labels_apart('d')
     assert labels_apart('a') != labels_apart('d')
+    # an annotation during a rollback (core's, 7.2.4): the file revision
+    # a head, or not, by the branch heads of either state
+    (tmp_path / 'h0').write_bytes(b'<tr data-ishead="0">\n')
+    (tmp_path / 'h1').write_bytes(b'<tr data-ishead="1">\n')
+    assert labels_apart('h0') == labels_apart('h1')
 
 
 def test_a_failed_answer_shows_hgwebs_message(tmp_path):
