@@ -154,6 +154,8 @@ def smaps_rollup(pid):
         'uss': fields.get('Private_Clean', 0) + fields.get('Private_Dirty', 0),
         'pss': fields.get('Pss', 0),
         'rss': fields.get('Rss', 0),
+        # the heap: what mapped file pages (reclaimable) are not
+        'anon': fields.get('Anonymous', 0),
     }
 
 
