@@ -222,3 +222,10 @@ def test_the_sampler_sees_this_process(tmp_path):
     threading.Event().wait(0.1)
     poller.stop()
     assert os.getpid() in poller.seen
+
+
+def test_a_page_broken_mid_way_is_asked_again(tmp_path):
+    (tmp_path / 'half').write_bytes(b'<ul>\n<li><a href="Internal Server Error')
+    (tmp_path / 'whole').write_bytes(b'<ul>\n<li><a href="/help">help</a></li>')
+    assert oracle.broken(str(tmp_path), 'half')
+    assert not oracle.broken(str(tmp_path), 'whole')
