@@ -219,6 +219,28 @@ class MapBudget:
 _BUDGET = MapBudget()
 
 
+def let_go_of_repository(repo):
+    """let the data maps of ``repo``'s changelog and manifest go
+
+    For a repository replaced by a new one (hgweb, when the store changed):
+    it lives on until the cycle collector runs, and with it the maps of
+    files a writer may have replaced since, whose pages count as the
+    process's. Nothing is loaded that ``repo`` had not loaded.
+    """
+    found = repo.unfiltered().__dict__
+    revlogs = [found.get('changelog')]
+    manifestlog = found.get('manifestlog')
+    if manifestlog is not None:
+        store = getattr(manifestlog, '_rootstore', None)
+        revlogs.append(getattr(store, '_revlog', None))
+    for rl in revlogs:
+        if rl is None:
+            continue
+        segment = getattr(compat.chunk_owner(rl), '_segmentfile', None)
+        if isinstance(segment, MappedSegmentFile):
+            segment._drop()
+
+
 def live_maps():
     """how many maps of data files this process holds now"""
     return len(_BUDGET)

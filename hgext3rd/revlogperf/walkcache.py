@@ -35,6 +35,7 @@ from . import (
     config,
     hotwrap,
     lazyload,
+    mmapdata,
 )
 
 eh = exthelper.exthelper()
@@ -208,8 +209,13 @@ def _forget_around_command(orig, lui, repo, *args, **kwargs):
 @eh.wrapfunction(hg.cachedlocalrepo, 'fetch')
 def _forget_before_request(orig, cached):
     # hgweb hands out its repositories again for every request
+    old = cached._repo
     repo, created = orig(cached)
     forget(repo)
+    if created and old is not None and old is not repo:
+        # the one it replaces is this request's alone (hgweb gives each
+        # thread its own cachedlocalrepo)
+        mmapdata.let_go_of_repository(old)
     return repo, created
 
 

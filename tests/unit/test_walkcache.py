@@ -45,3 +45,39 @@ def test_filelogs_with_mapped_indexes_stay_within_the_budget(tmp_path):
     assert len(walk.filelogs) == 0
     assert repo.file(FILES[-1].encode()) is repo.file(FILES[-1].encode())
     assert texts[-1] == b'f5 19\n'
+
+
+@pytest.mark.skipif(not os.path.exists(HG), reason='no hg beside python')
+def test_a_replaced_repository_lets_go_of_its_maps(tmp_path):
+    # hgweb's cachedlocalrepo makes a new repository when the store
+    # changed; the old one would hold its maps until the cycle collector
+    # runs, and those of files a writer replaced are the process's pages
+    from hgext3rd.revlogperf import compat
+
+    path = tmp_path / 'repo'
+    mkrepo = os.path.join(os.path.dirname(__file__), '..', '..', 'contrib')
+    subprocess.run(
+        [sys.executable, os.path.join(mkrepo, 'mkrepo.py'), str(path)]
+        + ['--changesets', '1200', '--files', '20', '-q'],
+        check=True,
+    )
+    ui = uimod.ui.load()
+    extension = os.path.dirname(config.__file__).encode()
+    ui.setconfig(b'extensions', b'revlogperf', extension)
+    ui.setconfig(b'revlogperf', b'mmap-data-threshold', b'1k')
+    extensions.loadall(ui)
+    cached = hg.cachedlocalrepo(hg.repository(ui, str(path).encode()))
+    old, created = cached.fetch()
+    for rev in (0, 1, 2):
+        old.changelog.revision(rev)
+    segment = compat.chunk_owner(old.changelog)._segmentfile
+    assert segment._view is not None  # mapped
+    env = {**os.environ, 'HGRCPATH': '', 'HGUSER': 'test'}
+    for args in (['update', '-q', '-r', 'tip'], ['tag', '-q', 'v1']):
+        subprocess.run([HG, '-R', str(path)] + args, check=True, env=env)
+    new, created = cached.fetch()
+    assert created and new is not old
+    assert segment._view is None  # let go at once
+    old.changelog.clearcaches()
+    assert old.changelog.revision(2)  # still readable: mapped again
+    assert segment._view is not None
