@@ -96,6 +96,9 @@ def give_cache(owner):
         return None
     cache = util.lrucachedict(CHUNK_COUNT, maxcost=FIRST_MAX_COST)
     setattr(owner, compat.CHUNK_CACHE, cache)
+    # its ring is a cycle: its chunks go with the revlog, not when the
+    # cycle collector runs (``diff`` drops thousands of filelogs)
+    owner._revlogperf_chunks_go = holds_map_slices(owner, cache)
     return cache
 
 

@@ -205,3 +205,16 @@ def test_revlogs_of_older_releases_get_the_chunk_cache(tmp_path, monkeypatch):
     assert len(cache) == 0
     assert fl.revision(len(fl) - 1) == texts[-1]
     assert reads  # read again
+    # a dropped revlog's chunks go at once, not with the cycle collector
+    import gc
+
+    from hgext3rd.revlogperf import walkcache
+
+    chunks = cache._cache
+    walkcache.forget(repo)  # which kept the filelog for the command
+    gc.disable()
+    try:
+        del fl
+        assert all(node.value is None for node in chunks.values())
+    finally:
+        gc.enable()
