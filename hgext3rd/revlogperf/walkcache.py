@@ -207,11 +207,11 @@ def _forget_around_command(orig, lui, repo, *args, **kwargs):
 
 
 @eh.wrapfunction(hg.cachedlocalrepo, 'fetch')
-def _forget_before_request(orig, cached):
-    # hgweb hands out its repositories again for every request
+def _let_go_of_a_replaced_repository(orig, cached):
+    # hgweb makes a new repository when the store changed (its walk was
+    # dropped when its last request ended: _forget_after_request)
     old = cached._repo
     repo, created = orig(cached)
-    forget(repo)
     if created and old is not None and old is not repo:
         # the one it replaces is this request's alone (hgweb gives each
         # thread its own cachedlocalrepo)
