@@ -58,6 +58,41 @@ A text larger than a quarter of the cache is read again, as core does
   $ hg log -p -r 28:29 $COUNT $OFF > /dev/null
   filelogs opened: 6, texts read: 24
 
+Reading newest first, a read patches from the text kept nearest in its
+delta chain (every 32nd place), not from the chain's base again; the
+chains differ between releases, the share patched less does not
+
+  $ HGRCPATH= "$PYTHON" "$TESTDIR/../contrib/mkrepo.py" ../chains -q \
+  >   --changesets 300 --files 10 --large-filelog
+  $ cd ../chains
+  $ hg debugdeltachain ChangeLog -T '{chainlen}\n' | sort -n | tail -1 \
+  >   | "$PYTHON" -c 'print(int(input()) > 64)'
+  True
+  $ PATCHES="--config extensions.countpatches=$TESTDIR/testlib/countpatches.py"
+  $ compare() {
+  >   hg "$@" $PATCHES > ../on.out 2> ../on.count
+  >   hg "$@" $PATCHES $OFF > ../off.out 2> ../off.count
+  >   cmp ../on.out ../off.out && echo identical
+  >   cat ../on.count ../off.count | "$PYTHON" -c '
+  > import sys
+  > on, off = (int(line.split()[-1]) for line in sys.stdin)
+  > print("deltas patched: " + ("less than half" if 2 * on < off else
+  >                              "no more" if on <= off else "%d, %d" % (on, off)))'
+  > }
+  $ compare log -p ChangeLog
+  identical
+  deltas patched: less than half
+  $ compare log -p -l 100
+  identical
+  deltas patched: less than half
+
+Annotate reads oldest first: core's own text is in the chain of the next
+
+  $ compare annotate -r tip ChangeLog
+  identical
+  deltas patched: no more
+  $ cd ../repo
+
 A command server sees what another process commits and strips at its next
 command, as core does
 

@@ -15,6 +15,7 @@ import threading
 from mercurial import exthelper
 
 from . import (
+    checkpoints,
     chunkcache,
     config,
     damage,
@@ -30,6 +31,8 @@ eh.merge(config.eh)
 eh.merge(chunkcache.eh)
 eh.merge(mmapindex.eh)
 eh.merge(readpath.eh)
+# before damage.py: the reads it names are these too
+eh.merge(checkpoints.eh)
 eh.merge(damage.eh)
 eh.merge(decompress.eh)
 eh.merge(truncation.eh)

@@ -90,6 +90,23 @@ def uses_rust(rl):
     return getattr(rl, 'uses_rust', False)
 
 
+def cached_revision(rl):
+    """the revision whose text core keeps in its revision cache, or None"""
+    owner = chunk_owner(rl)
+    cache = getattr(owner, '_revision_cache', None)
+    if cache is not None:
+        return cache[0]
+    cache = getattr(owner, '_revisioncache', None)  # hg <= 6.9
+    return cache[1] if cache else None
+
+
+def seen_text_size(owner, size):
+    """let core's chunk cache grow for a text of ``size``, as a read does"""
+    seen = getattr(owner, 'seen_file_size', None)
+    if seen is not None:  # hg <= 6.9 sizes its cache once
+        seen(size)
+
+
 def compression_engine(owner):
     """the name of the engine a revlog writes new chunks with"""
     feature_config = getattr(owner, 'feature_config', None)

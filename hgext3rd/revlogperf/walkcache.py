@@ -31,6 +31,7 @@ from mercurial import (
 )
 
 from . import (
+    checkpoints,
     compat,
     config,
     hotwrap,
@@ -58,9 +59,19 @@ _TEXTS = '_revlogperf_texts'
 class _Walk:
     """the filelogs and texts one repository keeps for one command"""
 
-    __slots__ = ('changelog', 'filelogs', 'mapped', 'texts', 'largest')
+    __slots__ = (
+        '__weakref__',
+        'alive',
+        'changelog',
+        'filelogs',
+        'mapped',
+        'texts',
+        'largest',
+    )
 
     def __init__(self, changelog, budget, maps):
+        # False once dropped: revlogs that outlive it keep nothing more
+        self.alive = True
         # the changelog the repository had: another one means a reload
         self.changelog = changelog
         # indexes read whole take memory too: as much again as texts
@@ -100,6 +111,9 @@ def walk_of(repo):
         found.get('changelog'), settings.walk_cache, settings.data_budget
     )
     found[_WALK] = walk
+    # log -p reads a manifest per changeset, newest first
+    manifest = unfi.manifestlog.getstorage(b'')
+    checkpoints.attach(compat.get_revlog(manifest), walk)
     return walk
 
 
@@ -107,6 +121,7 @@ def forget(repo):
     """drop what ``repo`` keeps, here and in filelogs still held elsewhere"""
     walk = repo.unfiltered().__dict__.pop(_WALK, None)
     if walk is not None:
+        walk.alive = False
         # an lrucachedict is a ring of nodes, a reference cycle: emptied
         # now, the filelogs (and their maps' descriptors) go at once, not
         # when the cycle collector runs (hgweb, command servers)
@@ -133,6 +148,7 @@ def _keep_filelog(orig, repo, path, *args, **kwargs):
             setattr(fl, _TEXTS, (path, walk.texts, walk.largest))
             # perf.py and others clear the caches of the revlog inside
             setattr(fl._revlog, _TEXTS, (path, walk.texts, walk.largest))
+            checkpoints.attach(fl._revlog, walk)
             if getattr(fl._revlog, 'revlogperf_mapped_index', False):
                 walk.mapped.insert(path, fl)
             else:
