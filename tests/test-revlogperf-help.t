@@ -81,13 +81,14 @@ The extension's help is its module docstring
   "log -p", "diff", "annotate" and "update" open a file's filelog again for
   every changeset they walk, and read each file revision two to four times. For
   one command (or one hgweb request), revlogperf keeps the filelogs it opened
-  for reading and the file texts read through them. Reading a manifest or a file
-  newest first ("log -p"), core patches every text from its delta chain's base,
-  through up to a thousand deltas; where a revlog is read more than once, the
-  text at every 32nd place of a long chain is kept as well, and later reads
-  patch from the nearest one. Both kinds of text are kept up to
-  "revlogperf.walk-cache" bytes. All is dropped when a transaction starts, when
-  the repository is reloaded, and before the next command:
+  for reading, with their caches, and the file texts read through them. Reading
+  a manifest or a file newest first ("log -p"), core patches every text from its
+  delta chain's base, through up to a thousand deltas; where a revlog is read
+  more than once, the text at every 32nd place of a long chain is kept as well,
+  and later reads patch from the nearest one. Filelogs and texts are kept up to
+  "revlogperf.walk-cache" bytes, the least recently used let go first. All is
+  dropped when a transaction starts, when the repository is reloaded, and before
+  the next command:
   
     [revlogperf]
     # a byte quantity, or "off" to read as core does (default: 4 MB)

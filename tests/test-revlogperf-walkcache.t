@@ -54,7 +54,7 @@ cache off, as core, it opens and reads again for every changeset
 A text larger than a quarter of the cache is read again, as core does
 
   $ hg log -p -r 28:29 $COUNT --config revlogperf.walk-cache=1k > /dev/null
-  filelogs opened: 6, texts read: 14
+  filelogs opened: 6, texts read: 16
   $ hg log -p -r 28:29 $COUNT $OFF > /dev/null
   filelogs opened: 6, texts read: 24
 

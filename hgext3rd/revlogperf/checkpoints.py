@@ -87,7 +87,8 @@ def patching_from_checkpoints(core_rawtext):
         if rev is None:
             rev = rl.rev(node)
         chains.reads += 1
-        cached_rev = compat.cached_revision(rl)
+        cached = compat.revision_cache(rl)
+        cached_rev = cached[0] if cached is not None else None
         if chains.reads == 1 or cached_rev == rev:
             return core_rawtext(rl, node, rev)
         # stopped: core's own text is in the chain (annotate reads oldest
@@ -99,7 +100,7 @@ def patching_from_checkpoints(core_rawtext):
             or rl.rawsize(rev) > walk.largest
         ):
             return core_rawtext(rl, node, rev)
-        start, text = _start(chain, rl.node, chains.radix, walk.texts)
+        start, text = _start(chain, rl.node, chains.radix, walk.kept)
         return rev, _patch(rl, walk, chains.radix, chain, start, text), False
 
     return _rawtext
@@ -118,7 +119,7 @@ def _patch(rl, walk, radix, chain, start, text):
     if text is None:
         text = bytes(bins[0])
         bins = bins[1:]
-    texts, largest = walk.texts, walk.largest
+    texts, largest = walk.kept, walk.largest
     done = 0
     place = start + CHECKPOINT_EVERY - start % CHECKPOINT_EVERY
     last = len(chain) - 1

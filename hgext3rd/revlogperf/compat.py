@@ -90,14 +90,14 @@ def uses_rust(rl):
     return getattr(rl, 'uses_rust', False)
 
 
-def cached_revision(rl):
-    """the revision whose text core keeps in its revision cache, or None"""
+def revision_cache(rl):
+    """(revision, text) that core keeps in its revision cache, or None"""
     owner = chunk_owner(rl)
     cache = getattr(owner, '_revision_cache', None)
     if cache is not None:
-        return cache[0]
+        return cache[0], cache[1]
     cache = getattr(owner, '_revisioncache', None)  # hg <= 6.9
-    return cache[1] if cache else None
+    return (cache[1], cache[2]) if cache else None
 
 
 def seen_text_size(owner, size):

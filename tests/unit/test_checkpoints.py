@@ -99,4 +99,4 @@ def test_a_revlog_read_once_is_read_by_core(sample, starts):
     assert starts == []
     fl.revision(before)
     assert starts  # the second read keeps texts along the chain
-    assert compat.cached_revision(fl._revlog) is not None
+    assert compat.revision_cache(fl._revlog) is not None

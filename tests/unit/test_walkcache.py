@@ -42,7 +42,8 @@ def test_filelogs_with_mapped_indexes_stay_within_the_budget(tmp_path):
         assert fl._revlog.revlogperf_mapped_index
     walk = walkcache.walk_of(repo)
     assert len(walk.mapped) == 2  # the two used last
-    assert len(walk.filelogs) == 0
+    filelogs = [key for key in walk.kept if isinstance(key, bytes)]
+    assert sorted(filelogs) == sorted(walk.mapped)
     assert repo.file(FILES[-1].encode()) is repo.file(FILES[-1].encode())
     assert texts[-1] == b'f5 19\n'
 
@@ -81,3 +82,48 @@ def test_a_replaced_repository_lets_go_of_its_maps(tmp_path):
     old.changelog.clearcaches()
     assert old.changelog.revision(2)  # still readable: mapped again
     assert segment._view is not None
+
+
+@pytest.mark.skipif(not os.path.exists(HG), reason='no hg beside python')
+def test_filelogs_and_texts_stay_within_the_bound(tmp_path):
+    # a filelog costs what it holds: its index, its chunk cache and its
+    # cached text, costed again while it is read
+    from hgext3rd.revlogperf import compat
+
+    path = tmp_path / 'repo'
+    mkrepo = os.path.join(os.path.dirname(__file__), '..', '..', 'contrib')
+    subprocess.run(
+        [sys.executable, os.path.join(mkrepo, 'mkrepo.py'), str(path)]
+        + ['--changesets', '300', '--files', '40', '-q'],
+        check=True,
+    )
+    ui = uimod.ui.load()
+    extension = os.path.dirname(config.__file__).encode()
+    ui.setconfig(b'extensions', b'revlogperf', extension)
+    ui.setconfig(b'revlogperf', b'walk-cache', b'256k')
+    extensions.loadall(ui)
+    repo = hg.repository(ui, str(path).encode())
+    walk = None
+    for rev in range(len(repo) - 1, len(repo) - 101, -1):
+        ctx = repo[rev]
+        for name in ctx.files():
+            if name in ctx:
+                ctx[name].data()
+        walk = walkcache.walk_of(repo)
+        assert walk.kept.totalcost <= 256 * 1024
+    kept = [walk.kept.peek(key) for key in walk.kept if isinstance(key, bytes)]
+    assert kept
+    for fl in kept:
+        cache = compat.chunk_cache(compat.chunk_owner(fl._revlog))
+        held = len(fl) * walkcache.INDEX_ENTRY_SIZE + walkcache.FILELOG_SIZE
+        if cache is not None:
+            held += cache.totalcost
+        assert walkcache._held(fl) >= held
+    # read further, then ask for another filelog: the first is costed again
+    first = kept[0]
+    path0 = [key for key in walk.kept if walk.kept.peek(key) is first][0]
+    repo.file(path0)
+    for node in [first.node(r) for r in range(len(first))]:
+        first.revision(node)
+    repo.file(b'ChangeLog')
+    assert walk.kept._cache[path0].cost == walkcache._held(first)
