@@ -60,6 +60,7 @@ def commands(distant, path):
         ('log -p -l 300', ['log', '-p', '-l', '300'], False),
         ('diff --stat', ['diff', '--stat', '-r', distant, '-r', 'tip'], False),
         ('annotate', ['annotate', '-r', 'tip', path], False),
+        ('log -p FILE', ['log', '-p', '-l', '300', path], False),
         (
             'log -f FILE',
             ['log', '-f', '-r', 'tip', path, '-T', '{rev}\n'],
@@ -299,7 +300,10 @@ def main(argv=None):
     todo = [
         c
         for c in commands(distant, path)
-        if (path is not None or c[0] not in ('annotate', 'log -f FILE'))
+        if (
+            path is not None
+            or c[0] not in ('annotate', 'log -p FILE', 'log -f FILE')
+        )
         and (not args.only or c[0] in args.only)
     ]
     share = {'tmp': tmp, 'path': os.path.join(tmp, 'share'), 'from': distant}
