@@ -15,6 +15,29 @@ HG = os.path.join(os.path.dirname(sys.executable), 'hg')
 FILES = ['f%d' % i for i in range(6)]
 
 
+def _sample(tmp_path, changesets, files):
+    """a repository made by contrib/mkrepo.py"""
+    path = tmp_path / 'repo'
+    mkrepo = os.path.join(os.path.dirname(__file__), '..', '..', 'contrib')
+    subprocess.run(
+        [sys.executable, os.path.join(mkrepo, 'mkrepo.py'), str(path)]
+        + ['--changesets', str(changesets), '--files', str(files), '-q'],
+        check=True,
+    )
+    return str(path).encode()
+
+
+def _with_revlogperf(**settings):
+    """a ui with revlogperf loaded and ``settings`` in its section"""
+    ui = uimod.ui.load()
+    extension = os.path.dirname(config.__file__).encode()
+    ui.setconfig(b'extensions', b'revlogperf', extension)
+    for name, value in settings.items():
+        ui.setconfig(b'revlogperf', name.replace('_', '-').encode(), value)
+    extensions.loadall(ui)
+    return ui
+
+
 @pytest.mark.skipif(not os.path.exists(HG), reason='no hg beside python')
 def test_filelogs_with_mapped_indexes_stay_within_the_budget(tmp_path):
     env = {**os.environ, 'HGRCPATH': '', 'HGUSER': 'test'}
@@ -28,12 +51,7 @@ def test_filelogs_with_mapped_indexes_stay_within_the_budget(tmp_path):
             check=True,
             env=env,
         )
-    ui = uimod.ui.load()
-    extension = os.path.dirname(config.__file__).encode()
-    ui.setconfig(b'extensions', b'revlogperf', extension)
-    ui.setconfig(b'revlogperf', b'mmap-index-threshold', b'1k')
-    ui.setconfig(b'revlogperf', b'mmap-data-budget', b'2')
-    extensions.loadall(ui)
+    ui = _with_revlogperf(mmap_index_threshold=b'1k', mmap_data_budget=b'2')
     repo = hg.repository(ui, str(path).encode())
     texts = [repo.file(name.encode()).read(repo.file(name.encode()).node(0))]
     for name in FILES:
@@ -55,19 +73,9 @@ def test_a_replaced_repository_lets_go_of_its_maps(tmp_path):
     # runs, and those of files a writer replaced are the process's pages
     from hgext3rd.revlogperf import compat
 
-    path = tmp_path / 'repo'
-    mkrepo = os.path.join(os.path.dirname(__file__), '..', '..', 'contrib')
-    subprocess.run(
-        [sys.executable, os.path.join(mkrepo, 'mkrepo.py'), str(path)]
-        + ['--changesets', '1200', '--files', '20', '-q'],
-        check=True,
-    )
-    ui = uimod.ui.load()
-    extension = os.path.dirname(config.__file__).encode()
-    ui.setconfig(b'extensions', b'revlogperf', extension)
-    ui.setconfig(b'revlogperf', b'mmap-data-threshold', b'1k')
-    extensions.loadall(ui)
-    cached = hg.cachedlocalrepo(hg.repository(ui, str(path).encode()))
+    path = _sample(tmp_path, 1200, 20)
+    ui = _with_revlogperf(mmap_data_threshold=b'1k')
+    cached = hg.cachedlocalrepo(hg.repository(ui, path))
     old, created = cached.fetch()
     for rev in (0, 1, 2):
         old.changelog.revision(rev)
@@ -75,7 +83,7 @@ def test_a_replaced_repository_lets_go_of_its_maps(tmp_path):
     assert segment._view is not None  # mapped
     env = {**os.environ, 'HGRCPATH': '', 'HGUSER': 'test'}
     for args in (['update', '-q', '-r', 'tip'], ['tag', '-q', 'v1']):
-        subprocess.run([HG, '-R', str(path)] + args, check=True, env=env)
+        subprocess.run([HG, '-R', path] + args, check=True, env=env)
     new, created = cached.fetch()
     assert created and new is not old
     assert segment._view is None  # let go at once
@@ -90,19 +98,8 @@ def test_filelogs_and_texts_stay_within_the_bound(tmp_path):
     # cached text, costed again while it is read
     from hgext3rd.revlogperf import compat
 
-    path = tmp_path / 'repo'
-    mkrepo = os.path.join(os.path.dirname(__file__), '..', '..', 'contrib')
-    subprocess.run(
-        [sys.executable, os.path.join(mkrepo, 'mkrepo.py'), str(path)]
-        + ['--changesets', '300', '--files', '40', '-q'],
-        check=True,
-    )
-    ui = uimod.ui.load()
-    extension = os.path.dirname(config.__file__).encode()
-    ui.setconfig(b'extensions', b'revlogperf', extension)
-    ui.setconfig(b'revlogperf', b'walk-cache', b'256k')
-    extensions.loadall(ui)
-    repo = hg.repository(ui, str(path).encode())
+    path = _sample(tmp_path, 300, 40)
+    repo = hg.repository(_with_revlogperf(walk_cache=b'256k'), path)
     walk = None
     for rev in range(len(repo) - 1, len(repo) - 101, -1):
         ctx = repo[rev]
