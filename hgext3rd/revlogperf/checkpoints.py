@@ -109,7 +109,6 @@ def patching_from_checkpoints(core_rawtext):
 def _patch(rl, walk, radix, chain, start, text):
     """the text at the end of ``chain``, from ``text`` at place ``start``
     (the base's chunk where ``text`` is None), keeping checkpoints"""
-
     owner = compat.chunk_owner(rl)
     rev = chain[-1]
     rawsize = rl.rawsize(rev)
