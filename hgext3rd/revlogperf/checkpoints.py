@@ -51,7 +51,7 @@ class Chains:
 
 def attach(rl, walk):
     """keep checkpoints of ``rl``'s chains in ``walk`` from now on"""
-    if compat.uses_rust(rl) or not hasattr(rl, 'radix'):
+    if compat.uses_rust(rl):
         return
     # the revlog's own dict: the walk keeps the revlog, not the other way
     rl.__dict__[_CHAINS] = Chains(walk, rl.radix)

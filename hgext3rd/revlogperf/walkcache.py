@@ -26,6 +26,7 @@ from mercurial import (
     filelog,
     hg,
     localrepo,
+    manifest,
     revlog,
     txnutil,
     util,
@@ -98,9 +99,6 @@ class _Walk:
         # one large file read must not push out every other text
         self.largest = budget // 4
         self.recent = collections.deque(maxlen=RECOSTED)
-
-    def filelog(self, path):
-        return self.kept.get(path)
 
     def keep(self, path, fl):
         """keep ``fl``, costed as it is now, and cost again those handed
@@ -176,9 +174,11 @@ def walk_of(repo):
         found.get('changelog'), settings.walk_cache, settings.data_budget
     )
     found[_WALK] = walk
-    # log -p reads a manifest per changeset, newest first
-    manifest = unfi.manifestlog.getstorage(b'')
-    checkpoints.attach(compat.get_revlog(manifest), walk)
+    # log -p reads a manifest per changeset, newest first; another
+    # extension's manifest storage is left alone
+    storage = unfi.manifestlog.getstorage(b'')
+    if isinstance(storage, manifest.manifestrevlog):
+        checkpoints.attach(compat.get_revlog(storage), walk)
     return walk
 
 
@@ -199,7 +199,7 @@ def _keep_filelog(orig, repo, path, *args, **kwargs):
         return orig(repo, path)
     if path.startswith(b'/'):
         path = path[1:]
-    fl = walk.filelog(path)
+    fl = walk.kept.get(path)
     if fl is None:
         fl = orig(repo, path)
         if type(fl) not in _KEPT_TYPES:
