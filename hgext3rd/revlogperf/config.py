@@ -39,7 +39,8 @@ class Settings:
         self.index_threshold = _mmap_index_threshold(ui)
         self.data_threshold = _size_or_off(ui, b'mmap-data-threshold')
         self.data_budget = _count(ui, b'mmap-data-budget')
-        self.walk_cache = _size_or_off(ui, b'walk-cache')
+        # 0 keeps nothing: off (an lrucachedict of cost 0 has no bound)
+        self.walk_cache = _size_or_off(ui, b'walk-cache') or None
         self.mmap_filelogs = _bool(ui, b'mmap-filelogs')
         # where a kind of revlog differs from ``index_threshold``
         self.index_thresholds = {}

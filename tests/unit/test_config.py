@@ -49,3 +49,13 @@ def test_bad_values_are_config_errors(ui, value):
     with pytest.raises(error.ConfigError) as exc:
         threshold(ui, revlogperf__mmap_index_threshold=value)
     assert b'revlogperf.mmap-index-threshold' in exc.value.args[0]
+
+
+@pytest.mark.parametrize(
+    'value, expected',
+    [(b'16 MB', 16 * 1024 * 1024), (b'0', None), (b'off', None)],
+)
+def test_a_walk_cache_of_nothing_is_off(ui, value, expected):
+    """0 bytes keeps nothing: not a cache without bound"""
+    ui.setconfig(b'revlogperf', b'walk-cache', value)
+    assert config.Settings(ui).walk_cache == expected
