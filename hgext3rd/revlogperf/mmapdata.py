@@ -16,7 +16,7 @@ import weakref
 from mercurial import util
 from mercurial.revlogutils import randomaccessfile
 
-from . import chunkcache, compat, mmapindex
+from . import compat, mmapindex
 
 _OFFSET, _LENGTH = 0, 1
 
@@ -49,7 +49,6 @@ def install(owner, settings):
     cache = getattr(owner, compat.CHUNK_CACHE, None)
     if cache is not None:
         segment._chunk_cache = weakref.ref(cache)
-        segment._owner = chunkcache.holds_map_slices(owner, cache)
     return True
 
 
@@ -66,7 +65,6 @@ class MappedSegmentFile(randomaccessfile.randomaccessfile):
     _view = None
     _used = False
     _chunk_cache = None  # weak reference: its chunks may be slices of the map
-    _owner = None  # weak reference: lets go of them when the revlog goes
 
     def clear_cache(self):
         super().clear_cache()

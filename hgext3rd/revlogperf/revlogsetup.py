@@ -18,8 +18,10 @@ from . import (
 def set_up(owner, settings):
     """give ``owner`` what ``settings`` ask for, once, after its first read"""
     # On hg <= 6.5, a chunk cache first: the map lets go of the chunks it
-    # holds that are slices of it.
+    # holds that are slices of it. On every release, the chunks go with
+    # the revlog.
     cache = chunkcache.give_cache(owner)
+    chunkcache.let_go_with(owner)
     # The data map, and the single-chunk path, which is for mapped files
     # only. The dispatcher is decompress.py's own.
     if mmapdata.install(owner, settings):

@@ -130,8 +130,9 @@ def test_every_cache_gets_the_compact_ring():
 
 
 def test_a_dropped_revlog_lets_go_of_the_slices_in_its_cache(tmp_path):
-    """the cache's ring is a cycle: without this, the slices, the map and
-    its file descriptor would wait for the cycle collector"""
+    """the cache's ring is a cycle: without this, the chunks, and a map
+    they slice with its file descriptor, would wait for the cycle
+    collector"""
     import gc
     import mmap
 
@@ -143,11 +144,12 @@ def test_a_dropped_revlog_lets_go_of_the_slices_in_its_cache(tmp_path):
     with open(path, 'rb') as fp:
         mapped = mmap.mmap(fp.fileno(), 0, access=mmap.ACCESS_READ)
     owner = Owner()
-    owner.cache = util.lrucachedict(10, maxcost=25)
-    owner.watch = chunkcache.holds_map_slices(owner, owner.cache)
+    cache = util.lrucachedict(10, maxcost=25)
+    setattr(owner, chunkcache.compat.CHUNK_CACHE, cache)
+    chunkcache.let_go_with(owner)
     view = memoryview(mapped)
     for rev in range(5):
-        owner.cache.insert(rev, view[rev : rev + 10], cost=10)
+        cache.insert(rev, view[rev : rev + 10], cost=10)
     view.release()
     gc.disable()
     try:
