@@ -11,6 +11,7 @@
 # the least recently used is dropped and mapped again if it is read again.
 
 import collections
+import mmap
 import weakref
 
 from mercurial import util
@@ -144,6 +145,33 @@ class _HeapSettling:
         del block
         self.settled = True
 
+    def trim(self):
+        """give the system the free memory at the heap's end, and the free
+        pages inside it, where settling kept them (glibc only)"""
+        if self.settled:
+            trim = _malloc_trim()
+            if trim is not None:
+                trim(0)
+
+
+def _malloc_trim():
+    """glibc's ``malloc_trim``, or None"""
+    global _MALLOC_TRIM
+    if _MALLOC_TRIM is _UNKNOWN:
+        _MALLOC_TRIM = None
+        try:
+            import ctypes
+
+            # the process's own symbols, libc's among them: no search
+            _MALLOC_TRIM = ctypes.CDLL(None).malloc_trim
+        except (ImportError, OSError, AttributeError):
+            pass
+    return _MALLOC_TRIM
+
+
+_UNKNOWN = object()
+_MALLOC_TRIM = _UNKNOWN
+
 
 _heap = _HeapSettling()
 
@@ -197,6 +225,14 @@ class MapBudget:
     def forget(self, segment):
         self._maps.pop(id(segment), None)
 
+    def let_pages_go(self):
+        """unmap the pages of every map alive: they stay in the page
+        cache, and are mapped again, from there, where they are read again"""
+        for ref in list(self._alive.values()):
+            mapped = ref()
+            if mapped is not None and not mapped.closed:
+                mapped.madvise(mmap.MADV_DONTNEED)
+
     def _evict_one(self, keep):
         """let one map go, or give it a second chance: False if none can"""
         for key, ref in self._maps.items():
@@ -237,6 +273,25 @@ def let_go_of_repository(repo):
         segment = getattr(compat.chunk_owner(rl), '_segmentfile', None)
         if isinstance(segment, MappedSegmentFile):
             segment._drop()
+
+
+def let_pages_go():
+    """between two requests of a server, let the pages its maps hold go
+
+    A page of a map counts in the process's memory (RSS, PSS) as long as
+    it is mapped, while core's reads leave the same pages in the page cache
+    alone: an hgweb worker that served a few requests would hold 4 MB more
+    than core's (the 10k sample, 6.3.3, 2026-12).
+    """
+    if _CAN_LET_PAGES_GO:
+        _BUDGET.let_pages_go()
+    _heap.trim()
+
+
+# Linux, and Python 3.8+; elsewhere the pages stay
+_CAN_LET_PAGES_GO = hasattr(mmap.mmap, 'madvise') and hasattr(
+    mmap, 'MADV_DONTNEED'
+)
 
 
 def live_maps():

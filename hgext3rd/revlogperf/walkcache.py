@@ -293,17 +293,33 @@ def _let_go_of_a_replaced_repository(orig, cached):
 
 @eh.extsetup
 def _forget_after_requests(ui):
-    # an idle hgweb worker holds nothing: no texts, no filelog and no map
-    # until its next request (hgweb_mod is not run for that: most commands
-    # never serve)
+    # an idle hgweb worker or command server holds nothing: no texts, no
+    # filelog and no page of a map until its next request (neither module
+    # is run for that: most commands never serve)
+    from mercurial import commandserver
     from mercurial.hgweb import hgweb_mod
 
-    def wrap():
+    def wrap_hgweb():
         extensions.wrapfunction(
             hgweb_mod.hgweb, '_obtainrepo', _forget_after_request
         )
 
-    lazyload.after_load(hgweb_mod, wrap)
+    def wrap_commandserver():
+        extensions.wrapfunction(
+            commandserver.server, 'runcommand', _pages_go_after_command
+        )
+
+    lazyload.after_load(hgweb_mod, wrap_hgweb)
+    lazyload.after_load(commandserver, wrap_commandserver)
+
+
+def _pages_go_after_command(orig, server, *args, **kwargs):
+    # a command server waits between commands (its walk went when the
+    # command ended: _forget_around_command)
+    try:
+        return orig(server, *args, **kwargs)
+    finally:
+        mmapdata.let_pages_go()
 
 
 @contextlib.contextmanager
@@ -314,3 +330,4 @@ def _forget_after_request(orig, web):
             yield repo
         finally:
             forget(repo)
+            mmapdata.let_pages_go()

@@ -3,6 +3,7 @@ file itself while the revlog is writing, and a bounded number of maps"""
 
 import gc
 import os
+import platform
 
 import pytest
 
@@ -211,3 +212,51 @@ def test_the_budget_holds_while_callers_keep_slices(tmp_path):
         assert segments[9]._view is not None
     finally:
         gc.enable()
+
+
+def resident_bytes(path):
+    """how much of ``path``'s maps this process has in its page tables"""
+    total, inside = 0, False
+    with open('/proc/self/smaps') as fp:
+        for line in fp:
+            first = line.split(None, 1)[0]
+            if '-' in first and not first.endswith(':'):  # a map's header
+                inside = line.rstrip('\n').endswith(str(path))
+            elif inside and first == 'Rss:':
+                total += int(line.split()[1]) * 1024
+    return total
+
+
+@pytest.mark.skipif(
+    not mmapdata._CAN_LET_PAGES_GO, reason='Linux and Python 3.8+ only'
+)
+def test_an_idle_server_holds_no_page_of_its_maps(tmp_path):
+    content = DATA * 64  # 1 MB
+    segment, path = segment_for(tmp_path, content)
+    assert bytes(segment.read_chunk(0, len(content))) == content
+    assert resident_bytes(path) >= len(content) // 2
+    mmapdata.let_pages_go()
+    assert resident_bytes(path) == 0
+    # still mapped, and read again from the page cache
+    assert bytes(segment.read_chunk(4096, 16)) == content[4096 : 4096 + 16]
+    assert 0 < resident_bytes(path) < len(content)
+
+
+def test_an_idle_server_gives_back_the_heap_it_settled(monkeypatch):
+    """settling keeps up to 8 MB of freed heap: glibc's malloc_trim gives
+    it back between requests, and only where revlogperf settled the heap"""
+    calls = []
+    monkeypatch.setattr(mmapdata, '_MALLOC_TRIM', calls.append)
+    settling = mmapdata._HeapSettling()
+    monkeypatch.setattr(mmapdata, '_heap', settling)
+    mmapdata.let_pages_go()
+    assert calls == []
+    settling.settle()
+    mmapdata.let_pages_go()
+    assert calls == [0]
+
+
+@pytest.mark.skipif(platform.libc_ver()[0] != 'glibc', reason='glibc only')
+def test_glibc_malloc_trim_is_found(monkeypatch):
+    monkeypatch.setattr(mmapdata, '_MALLOC_TRIM', mmapdata._UNKNOWN)
+    assert mmapdata._malloc_trim() is not None

@@ -9,7 +9,7 @@ import pytest
 
 from mercurial import extensions, hg, ui as uimod
 
-from hgext3rd.revlogperf import config, walkcache
+from hgext3rd.revlogperf import config, mmapdata, walkcache
 
 HG = os.path.join(os.path.dirname(sys.executable), 'hg')
 FILES = ['f%d' % i for i in range(6)]
@@ -124,3 +124,30 @@ def test_filelogs_and_texts_stay_within_the_bound(tmp_path):
         first.revision(node)
     repo.file(b'ChangeLog')
     assert walk.kept._cache[path0].cost == walkcache._held(first)
+
+
+@pytest.mark.skipif(
+    not mmapdata._CAN_LET_PAGES_GO, reason='Linux and Python 3.8+ only'
+)
+def test_an_hgweb_worker_holds_no_page_of_its_maps_between_requests(
+    tmp_path,
+):
+    import io
+    import wsgiref.util
+
+    from mercurial.hgweb import hgweb_mod
+
+    from test_mmapdata import resident_bytes
+
+    path = _sample(tmp_path, 1200, 20)
+    ui = _with_revlogperf(mmap_data_threshold=b'1k')
+    app = hgweb_mod.hgweb(hg.repository(ui, path))
+    environ = {'PATH_INFO': '/log', 'REQUEST_METHOD': 'GET'}
+    environ['wsgi.input'] = io.BytesIO()
+    wsgiref.util.setup_testing_defaults(environ)
+    body = b''.join(app(environ, lambda status, headers: None))
+    assert b'changeset' in body
+    loaded = sys.modules[extensions.find(b'revlogperf').__name__ + '.mmapdata']
+    assert loaded.live_maps() > 0
+    changelog = os.path.join(path.decode(), '.hg', 'store', '00changelog.d')
+    assert resident_bytes(changelog) == 0
