@@ -42,13 +42,22 @@ def deaths(run, dropped=0):
     return found
 
 
-def error_context(log, limit=3, lines_after=12):
-    """the first [ERROR] lines of a log, each with the traceback after it"""
+def error_context(log, limit=3, frames=12):
+    """the first [ERROR] lines of a log, each with the end of its traceback:
+    the last ``frames`` lines, down to the exception"""
     lines = log.splitlines()
     shown = []
     for i, line in enumerate(lines):
-        if '[ERROR]' in line and len(shown) < limit:
-            shown.append('\n'.join(lines[i : i + lines_after]))
+        if '[ERROR]' not in line or len(shown) >= limit:
+            continue
+        end = i + 1
+        # a traceback's lines are indented, up to the exception's own
+        while end < len(lines) and (
+            lines[end].startswith((' ', 'Traceback')) or end == i + 1
+        ):
+            end += 1
+        tail = lines[max(i + 1, end + 1 - frames) : end + 1]
+        shown.append('\n'.join([line] + tail))
     return shown
 
 

@@ -229,3 +229,20 @@ def test_a_page_broken_mid_way_is_asked_again(tmp_path):
     (tmp_path / 'whole').write_bytes(b'<ul>\n<li><a href="/help">help</a></li>')
     assert oracle.broken(str(tmp_path), 'half')
     assert not oracle.broken(str(tmp_path), 'whole')
+
+
+def test_an_error_is_shown_down_to_its_exception():
+    frames = ''.join(
+        '  File "f%d.py", line 1, in f\n    f()\n' % i for i in range(30)
+    )
+    log = (
+        '[ERROR] Error handling request GET /log\n'
+        'Traceback (most recent call last):\n'
+        + frames
+        + 'OSError: [Errno 2] No such file or directory\n'
+        '[INFO] Booting worker with pid: 2\n'
+    )
+    shown = report.error_context(log)[0].splitlines()
+    assert shown[0] == '[ERROR] Error handling request GET /log'
+    assert shown[-1].startswith('OSError')
+    assert len(shown) == 13
