@@ -11,9 +11,9 @@ alone and once with revlogperf, in turn first. The table gives per
 command the median wall time of each, their ratio (below 1.00 is faster)
 with its spread (the lowest and highest ratio of a round's pair),
 the CPU-time ratio (user + system, steadier than wall time on a shared
-machine), and the memory each process had at its end: private (USS) and
-proportional (PSS) and anonymous (heap) memory from /proc/PID/smaps_rollup,
-and its peak RSS. Mapped file pages count in RSS and PSS, and in USS while
+machine), and memory: the peak of each process's anonymous memory (its
+heap, sampled every 10 ms), its private (USS) and proportional (PSS)
+memory at its end, from /proc/PID/smaps_rollup, and its peak RSS. Mapped file pages count in RSS and PSS, and in USS while
 no other process maps them (clean pages the kernel can reclaim): the heap
 is the memory a process owns. A ratio whose spread crosses
 1.00 is marked ``~``: within the noise.
@@ -247,8 +247,9 @@ def print_table(rows, title):
         ' a round\'s pair\n~: within the noise (the spread crosses 1.00)'
     )
     print(
-        'heap: anonymous memory; USS also counts mapped file pages no other'
-        ' process maps (clean, reclaimable); memory at the end of each process'
+        'heap: peak anonymous memory; USS and PSS at the end of each process,'
+        ' USS also counting mapped file pages no other process maps (clean,'
+        ' reclaimable)'
     )
 
 
