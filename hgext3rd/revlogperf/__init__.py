@@ -88,8 +88,8 @@ transaction starts, when the repository is reloaded, and before the next
 command::
 
   [revlogperf]
-  # a byte quantity, or "off" to read as core does (default: 4 MB)
-  walk-cache = 4 MB
+  # a byte quantity, or "off" to read as core does (default: 64 MB)
+  walk-cache = 64 MB
 
 Strip, rollback and aborted transactions
 ----------------------------------------

@@ -59,7 +59,7 @@ configitem(b'revlogperf', b'mmap-data-budget', default=64)
 # with the filelogs they were read from (walkcache.py): ``log -p`` and
 # ``diff`` read each file revision two to four times. ``off`` opens and
 # reads as core does.
-configitem(b'revlogperf', b'walk-cache', default=b'4 MB')
+configitem(b'revlogperf', b'walk-cache', default=b'64 MB')
 
 # Say which index files get mmapped. Off by default: it is for diagnosis.
 configitem(b'revlogperf', b'trace-mmap', default=False)
