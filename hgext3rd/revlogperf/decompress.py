@@ -159,7 +159,8 @@ def _first_reads(core_read):
 
 def _first_read(core_read, owner, args, kwargs):
     """a revlog's first read, then its set-up (revlogsetup.py): its data
-    file is mapped from its second read on
+    file is mapped, and its decompressed chunks kept, from its second read
+    on
 
     Most revlogs a command opens (``diff``, ``log -p``, ``annotate``) are
     read a few times: a zlib revlog's reads go through core's own
@@ -177,6 +178,12 @@ def _first_read(core_read, owner, args, kwargs):
         engine = compat.compression_engine(owner)
         if engine != b'zlib':
             _give_dispatcher(owner, engine)
+    # core 6.6+ keeps every chunk of every read: a revlog read once
+    # (``update``, ``diff``) keeps none of its first read's, as 6.3-6.5's
+    # revlogs, which get a cache after it (chunkcache.give_cache)
+    cache = compat.chunk_cache(owner) if settings is not None else None
+    if cache is not None:
+        setattr(owner, compat.CHUNK_CACHE, None)
     try:
         return core_read(owner, *args, **kwargs)
     except error.RevlogError:
@@ -184,6 +191,8 @@ def _first_read(core_read, owner, args, kwargs):
             raise
         return _naming_the_damage(core_read, owner, args, kwargs)
     finally:
+        if cache is not None:
+            setattr(owner, compat.CHUNK_CACHE, cache)
         if settings is not None:
             revlogsetup.set_up(owner, settings)
 

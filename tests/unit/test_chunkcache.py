@@ -220,3 +220,41 @@ def test_revlogs_of_older_releases_get_the_chunk_cache(tmp_path, monkeypatch):
         assert all(node.value is None for node in chunks.values())
     finally:
         gc.enable()
+
+
+def test_a_revlog_keeps_chunks_from_its_second_read_on(tmp_path):
+    """``update`` reads most filelogs once: their chunks are not kept"""
+    import subprocess
+    import sys
+
+    from mercurial import hg
+
+    from hgext3rd.revlogperf import compat
+
+    exe = os.path.join(os.path.dirname(sys.executable), 'hg')
+    env = {**os.environ, 'HGRCPATH': '', 'HGUSER': 'test'}
+    repo_path = tmp_path / 'repo'
+    subprocess.run([exe, 'init', str(repo_path)], check=True, env=env)
+    for n in range(6):
+        (repo_path / 'f').write_text(''.join('line %d\n' % i for i in range(n)))
+        subprocess.run(
+            [exe, '--cwd', str(repo_path), 'commit', '-qAm', str(n)],
+            check=True,
+            env=env,
+        )
+    ui = uimod.ui.load()
+    ui.setconfig(
+        b'extensions', b'revlogperf', os.path.dirname(config.__file__).encode()
+    )
+    extensions.loadall(ui)
+    repo = hg.repository(ui, str(repo_path).encode())
+    fl = repo.file(b'f')
+    owner = compat.chunk_owner(fl._revlog)
+    assert fl.revision(5) == (repo_path / 'f').read_bytes()
+    cache = compat.chunk_cache(owner)
+    assert cache is not None  # core's (6.6+), or given after the first read
+    assert len(cache) == 0
+    assert fl.revision(4) == b''.join(b'line %d\n' % i for i in range(4))
+    chain, _stopped = fl._revlog._deltachain(4)
+    assert len(chain) > 1
+    assert len(cache) == len(chain)
