@@ -47,3 +47,28 @@ def test_one_round_of_two_commands(tmp_path, capsys):
     ]
     for row in figures['summary']:
         assert row['ratio'] > 0 and row['uss'][0] and row['anon'][1]
+
+
+@pytest.mark.skipif(not os.path.exists(HG), reason='no hg beside python')
+def test_the_timed_update_starts_with_no_file_to_read_for_status(tmp_path):
+    env = {**os.environ, 'HGRCPATH': '', 'HGUSER': 'test'}
+    repo = tmp_path / 'repo'
+    subprocess.run([HG, 'init', str(repo)], check=True, env=env)
+    for i in range(3):
+        with open(repo / 'a', 'a') as fp:
+            fp.write('line %d\n' % i)
+        subprocess.run(
+            [HG, '--cwd', str(repo), 'commit', '-qAm', str(i)],
+            check=True,
+            env=env,
+        )
+    share = {'path': str(repo), 'from': '0'}
+    load('bench_commands').settled_update(HG, share, env)
+    state = subprocess.run(
+        [HG, '--cwd', str(repo), 'debugstate'],
+        check=True,
+        env=env,
+        capture_output=True,
+    ).stdout
+    # without the wait, 'a' (written in the dirstate's second) is unset
+    assert state.startswith(b'n ') and b'unset' not in state
