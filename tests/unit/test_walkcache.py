@@ -116,13 +116,21 @@ def test_filelogs_and_texts_stay_within_the_bound(tmp_path):
         if cache is not None:
             held += cache.totalcost
         assert walkcache._held(fl) >= held
-    # read further, then ask for another filelog: the first is costed again
+    # read further, then ask for as many others as are costed again: the
+    # first is costed again
     first = kept[0]
     path0 = [key for key in walk.kept if walk.kept.peek(key) is first][0]
     repo.file(path0)
     for node in [first.node(r) for r in range(len(first))]:
         first.revision(node)
-    repo.file(b'ChangeLog')
+    others = [
+        name
+        for name in repo[b'tip'].manifest()
+        if name != path0 and name not in walk.recent
+    ]
+    for name in others[: walkcache.RECOSTED]:
+        assert walk.kept._cache[path0].cost < walkcache._held(first)
+        repo.file(name)
     assert walk.kept._cache[path0].cost == walkcache._held(first)
 
 
