@@ -130,5 +130,6 @@ def _patch(rl, walk, radix, chain, start, text):
         # a flagged revision's stored text is not what its node names
         if len(text) <= largest and not rl.flags(kept):
             texts.insert((radix, rl.node(kept)), text, cost=len(text))
+            walk.count_kept(len(text))
         place += CHECKPOINT_EVERY
     return mdiff.patches(text, bins[done:])

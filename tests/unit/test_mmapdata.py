@@ -245,8 +245,9 @@ def test_an_idle_server_holds_no_page_of_its_maps(tmp_path):
 def test_an_idle_server_gives_back_the_heap_it_settled(monkeypatch):
     """settling keeps up to 8 MB of freed heap: glibc's malloc_trim gives
     it back between requests, and only where revlogperf settled the heap"""
-    calls = []
-    monkeypatch.setattr(mmapdata, '_MALLOC_TRIM', calls.append)
+    glibc = FakeGlibc(free=0)
+    calls = glibc.trims
+    monkeypatch.setattr(mmapdata, '_GLIBC', glibc)
     settling = mmapdata._HeapSettling()
     monkeypatch.setattr(mmapdata, '_heap', settling)
     mmapdata.let_pages_go()
@@ -256,7 +257,42 @@ def test_an_idle_server_gives_back_the_heap_it_settled(monkeypatch):
     assert calls == [0]
 
 
+class FakeGlibc:
+    """malloc_trim and mallinfo2, recorded"""
+
+    def __init__(self, free):
+        self.free = free
+        self.trims = []
+
+    def malloc_trim(self, pad):
+        self.trims.append(pad)
+
+    def mallinfo2(self):
+        return type('mallinfo2', (), {'fordblks': self.free})()
+
+
+def test_the_heap_gaps_go_back_once_large(monkeypatch):
+    glibc = FakeGlibc(free=1000)
+    monkeypatch.setattr(mmapdata, '_GLIBC', glibc)
+    mmapdata.give_back_heap_gaps(1000)
+    assert glibc.trims == []
+    glibc.free = 1001
+    mmapdata.give_back_heap_gaps(1000)
+    assert glibc.trims == [0]
+
+
+def test_no_glibc_no_trim(monkeypatch):
+    monkeypatch.setattr(mmapdata, '_GLIBC', None)
+    mmapdata.give_back_heap_gaps(0)
+    assert mmapdata._malloc_trim() is None
+
+
 @pytest.mark.skipif(platform.libc_ver()[0] != 'glibc', reason='glibc only')
-def test_glibc_malloc_trim_is_found(monkeypatch):
-    monkeypatch.setattr(mmapdata, '_MALLOC_TRIM', mmapdata._UNKNOWN)
+def test_glibc_malloc_trim_and_mallinfo2_are_found(monkeypatch):
+    monkeypatch.setattr(mmapdata, '_GLIBC', mmapdata._UNKNOWN)
     assert mmapdata._malloc_trim() is not None
+    # the free bytes of a heap that has some
+    blocks = [bytes(1000) for _ in range(2000)]
+    del blocks[::2]
+    assert mmapdata._glibc().mallinfo2().fordblks > 0
+    mmapdata.give_back_heap_gaps(0)  # runs

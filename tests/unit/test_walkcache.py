@@ -129,7 +129,6 @@ def test_filelogs_and_texts_stay_within_the_bound(tmp_path):
         if name != path0 and name not in walk.recent
     ]
     for name in others[: walkcache.RECOSTED]:
-        assert walk.kept._cache[path0].cost < walkcache._held(first)
         repo.file(name)
     assert walk.kept._cache[path0].cost == walkcache._held(first)
 
@@ -159,3 +158,43 @@ def test_an_hgweb_worker_holds_no_page_of_its_maps_between_requests(
     assert loaded.live_maps() > 0
     changelog = os.path.join(path.decode(), '.hg', 'store', '00changelog.d')
     assert resident_bytes(changelog) == 0
+
+
+def test_a_filelog_whose_texts_are_not_read_again_stops_keeping_them(
+    tmp_path,
+):
+    """annotate reads each revision once, through one filelog: the walk
+    would fill its bound with texts no one reads again"""
+    path = _sample(tmp_path, 300, 10)
+    repo = hg.repository(_with_revlogperf(), path)
+    name = max(repo[b'tip'].manifest(), key=lambda f: len(repo.file(f)))
+    fl = repo.file(name)
+    walk = walkcache.walk_of(repo)
+    assert len(fl) > walkcache.ON_TRIAL + 10
+    texts = lambda: [k for k in walk.kept if isinstance(k, tuple)]
+    for node in [fl.node(rev) for rev in range(len(fl))]:
+        fl.revision(node)
+    assert len(texts()) == walkcache.ON_TRIAL
+    # a filelog whose texts are read again keeps them all
+    other = hg.repository(_with_revlogperf(), path)
+    other.changelog
+    fl = other.file(name)
+    walk = walkcache.walk_of(other)
+    first = fl.node(0)
+    fl.revision(first)
+    fl.revision(first)
+    for node in [fl.node(rev) for rev in range(len(fl))]:
+        fl.revision(node)
+    assert len(texts()) == len(fl)
+
+
+def test_the_heap_is_looked_at_each_eighth_of_the_bound_kept(monkeypatch):
+    looked = []
+    monkeypatch.setattr(mmapdata, 'give_back_heap_gaps', looked.append)
+    walk = walkcache._Walk(None, 16 << 20, 64)
+    bound = walk.kept.maxcost
+    for _ in range(walkcache.LOOK_AT_GAPS * 2):
+        walk.count_kept(bound // walkcache.LOOK_AT_GAPS // 2 + 1)
+    # every second count went past an eighth
+    assert looked == [bound // walkcache.HEAP_GAPS] * walkcache.LOOK_AT_GAPS
+    assert bound == walkcache.kept_within(16 << 20) < 16 << 20
