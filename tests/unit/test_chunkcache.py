@@ -17,7 +17,7 @@ def core_addcapacity():
     """Mercurial's own ``_addcapacity``, wrapped or not by a loaded
     revlogperf"""
     method = util.lrucachedict._addcapacity
-    return getattr(method, '_origfunc', method)
+    return getattr(method, "_origfunc", method)
 
 
 class corelrucachedict(util.lrucachedict):
@@ -31,13 +31,13 @@ class compactlrucachedict(util.lrucachedict):
 KEYS = st.integers(0, 12)
 OPERATIONS = st.lists(
     st.one_of(
-        st.tuples(st.just('insert'), KEYS, st.integers(0, 40)),
-        st.tuples(st.just('get'), KEYS),
-        st.tuples(st.just('pop'), KEYS),
-        st.tuples(st.just('popoldest')),
-        st.tuples(st.just('clear')),
+        st.tuples(st.just("insert"), KEYS, st.integers(0, 40)),
+        st.tuples(st.just("get"), KEYS),
+        st.tuples(st.just("pop"), KEYS),
+        st.tuples(st.just("popoldest")),
+        st.tuples(st.just("clear")),
         # as _InnerRevlog.seen_file_size raises the limit
-        st.tuples(st.just('maxcost'), st.integers(1, 120)),
+        st.tuples(st.just("maxcost"), st.integers(1, 120)),
     ),
     max_size=200,
 )
@@ -45,14 +45,14 @@ OPERATIONS = st.lists(
 
 def apply(cache, operation):
     name, args = operation[0], operation[1:]
-    if name == 'insert':
+    if name == "insert":
         key, cost = args
-        cache.insert(key, 'v%d-%d' % (key, cost), cost=cost)
-    elif name == 'maxcost':
+        cache.insert(key, "v%d-%d" % (key, cost), cost=cost)
+    elif name == "maxcost":
         cache.maxcost = max(cache.maxcost, args[0])
-    elif name == 'popoldest':
+    elif name == "popoldest":
         return cache.popoldest() if len(cache) else None
-    elif name == 'pop':
+    elif name == "pop":
         return cache.pop(args[0], None)
     else:
         return getattr(cache, name)(*args)
@@ -76,7 +76,7 @@ def test_same_entries_as_mercurial_in_a_ring_no_larger(
     compact = compactlrucachedict(capacity, maxcost=maxcost)
     most = 1  # entries held at once, counting one inserted before a prune
     for operation in operations:
-        if operation[0] == 'insert':
+        if operation[0] == "insert":
             most = max(most, len(compact) + 1)
         assert apply(core, operation) == apply(compact, operation)
         assert contents(compact) == contents(core)
@@ -85,16 +85,16 @@ def test_same_entries_as_mercurial_in_a_ring_no_larger(
 
 
 @pytest.mark.skipif(
-    not os.environ.get('HG_TESTS_DIR'),
+    not os.environ.get("HG_TESTS_DIR"),
     reason="the release's tests/ (make test-unit sets HG_TESTS_DIR)",
 )
 def test_passes_mercurials_own_lrucachedict_tests(monkeypatch):
-    tests = os.environ['HG_TESTS_DIR']
+    tests = os.environ["HG_TESTS_DIR"]
     monkeypatch.syspath_prepend(tests)  # for its silenttestrunner
-    monkeypatch.setattr(util, 'lrucachedict', compactlrucachedict)
-    module = runpy.run_path(os.path.join(tests, 'test-lrucachedict.py'))
+    monkeypatch.setattr(util, "lrucachedict", compactlrucachedict)
+    module = runpy.run_path(os.path.join(tests, "test-lrucachedict.py"))
     suite = unittest.defaultTestLoader.loadTestsFromTestCase(
-        module['testlrucachedict']
+        module["testlrucachedict"]
     )
     result = unittest.TextTestRunner(stream=io.StringIO()).run(suite)
     assert result.wasSuccessful(), result.failures + result.errors
@@ -106,8 +106,8 @@ def test_evictions_by_cost_leave_no_trail_of_empty_nodes():
     core = corelrucachedict(10000, maxcost=1000)
     compact = compactlrucachedict(10000, maxcost=1000)
     for rev in range(20000):
-        core.insert(rev, b'x' * 100, cost=100)
-        compact.insert(rev, b'x' * 100, cost=100)
+        core.insert(rev, b"x" * 100, cost=100)
+        compact.insert(rev, b"x" * 100, cost=100)
     assert contents(compact) == contents(core)
     assert core._size == 10000
     # the 10 entries that fit in the cost limit, and one inserted before
@@ -118,14 +118,14 @@ def test_evictions_by_cost_leave_no_trail_of_empty_nodes():
 def test_every_cache_gets_the_compact_ring():
     ui = uimod.ui.load()
     extension = os.path.dirname(config.__file__).encode()
-    ui.setconfig(b'extensions', b'revlogperf', extension)
+    ui.setconfig(b"extensions", b"revlogperf", extension)
     extensions.loadall(ui)
     method = util.lrucachedict._addcapacity
     # one class for every cache: no call site in core sees two
     assert method._origfunc is core_addcapacity()
     cache = util.lrucachedict(10, maxcost=100)
     for key in range(30):
-        cache.insert(key, b'x' * 50, cost=50)
+        cache.insert(key, b"x" * 50, cost=50)
     assert cache._size <= 3
 
 
@@ -139,9 +139,9 @@ def test_a_dropped_revlog_lets_go_of_the_slices_in_its_cache(tmp_path):
     class Owner:
         pass
 
-    path = tmp_path / 'x.d'
-    path.write_bytes(b'x' * 4096)
-    with open(path, 'rb') as fp:
+    path = tmp_path / "x.d"
+    path.write_bytes(b"x" * 4096)
+    with open(path, "rb") as fp:
         mapped = mmap.mmap(fp.fileno(), 0, access=mmap.ACCESS_READ)
     owner = Owner()
     cache = util.lrucachedict(10, maxcost=25)
@@ -161,34 +161,42 @@ def test_a_dropped_revlog_lets_go_of_the_slices_in_its_cache(tmp_path):
         gc.enable()
 
 
-@pytest.mark.skipif(
-    not chunkcache.compat.NO_CORE_CHUNK_CACHE,
-    reason='Mercurial 6.6+ caches decompressed chunks itself',
-)
-def test_revlogs_of_older_releases_get_the_chunk_cache(tmp_path, monkeypatch):
+def growing_file(tmp_path, revisions):
+    """a repository with revlogperf loaded, where revision n of the file
+    ``f`` is its first n lines"""
     import subprocess
     import sys
 
-    from mercurial import hg, revlog
+    from mercurial import hg
 
-    exe = os.path.join(os.path.dirname(sys.executable), 'hg')
-    env = {**os.environ, 'HGRCPATH': '', 'HGUSER': 'test'}
-    repo_path = tmp_path / 'repo'
-    subprocess.run([exe, 'init', str(repo_path)], check=True, env=env)
-    for n in range(12):
-        (repo_path / 'f').write_text(''.join('line %d\n' % i for i in range(n)))
+    exe = os.path.join(os.path.dirname(sys.executable), "hg")
+    env = {**os.environ, "HGRCPATH": "", "HGUSER": "test"}
+    path = tmp_path / "repo"
+    subprocess.run([exe, "init", str(path)], check=True, env=env)
+    for n in range(revisions):
+        (path / "f").write_text("".join("line %d\n" % i for i in range(n)))
         subprocess.run(
-            [exe, '--cwd', str(repo_path), 'commit', '-qAm', str(n)],
+            [exe, "--cwd", str(path), "commit", "-qAm", str(n)],
             check=True,
             env=env,
         )
     ui = uimod.ui.load()
     ui.setconfig(
-        b'extensions', b'revlogperf', os.path.dirname(config.__file__).encode()
+        b"extensions", b"revlogperf", os.path.dirname(config.__file__).encode()
     )
     extensions.loadall(ui)
-    repo = hg.repository(ui, str(repo_path).encode())
-    fl = repo.file(b'f')._revlog
+    return hg.repository(ui, str(path).encode())
+
+
+@pytest.mark.skipif(
+    not chunkcache.compat.NO_CORE_CHUNK_CACHE,
+    reason="Mercurial 6.6+ caches decompressed chunks itself",
+)
+def test_revlogs_of_older_releases_get_the_chunk_cache(tmp_path, monkeypatch):
+    from mercurial import revlog
+
+    repo = growing_file(tmp_path, 12)
+    fl = repo.file(b"f")._revlog
     texts = [fl.revision(rev) for rev in range(len(fl))]
     cache = getattr(fl, chunkcache.compat.CHUNK_CACHE)
     assert len(cache) > 0
@@ -196,7 +204,7 @@ def test_revlogs_of_older_releases_get_the_chunk_cache(tmp_path, monkeypatch):
     core_chunks = revlog.revlog._chunks
     monkeypatch.setattr(
         revlog.revlog,
-        '_chunks',
+        "_chunks",
         lambda rl, revs, **kwargs: reads.append(revs)
         or core_chunks(rl, revs, **kwargs),
     )
@@ -224,37 +232,16 @@ def test_revlogs_of_older_releases_get_the_chunk_cache(tmp_path, monkeypatch):
 
 def test_a_revlog_keeps_chunks_from_its_second_read_on(tmp_path):
     """``update`` reads most filelogs once: their chunks are not kept"""
-    import subprocess
-    import sys
-
-    from mercurial import hg
-
     from hgext3rd.revlogperf import compat
 
-    exe = os.path.join(os.path.dirname(sys.executable), 'hg')
-    env = {**os.environ, 'HGRCPATH': '', 'HGUSER': 'test'}
-    repo_path = tmp_path / 'repo'
-    subprocess.run([exe, 'init', str(repo_path)], check=True, env=env)
-    for n in range(6):
-        (repo_path / 'f').write_text(''.join('line %d\n' % i for i in range(n)))
-        subprocess.run(
-            [exe, '--cwd', str(repo_path), 'commit', '-qAm', str(n)],
-            check=True,
-            env=env,
-        )
-    ui = uimod.ui.load()
-    ui.setconfig(
-        b'extensions', b'revlogperf', os.path.dirname(config.__file__).encode()
-    )
-    extensions.loadall(ui)
-    repo = hg.repository(ui, str(repo_path).encode())
-    fl = repo.file(b'f')
+    repo = growing_file(tmp_path, 6)
+    fl = repo.file(b"f")
     owner = compat.chunk_owner(fl._revlog)
-    assert fl.revision(5) == (repo_path / 'f').read_bytes()
+    assert fl.revision(5) == b"".join(b"line %d\n" % i for i in range(5))
     cache = compat.chunk_cache(owner)
     assert cache is not None  # core's (6.6+), or given after the first read
     assert len(cache) == 0
-    assert fl.revision(4) == b''.join(b'line %d\n' % i for i in range(4))
+    assert fl.revision(4) == b"".join(b"line %d\n" % i for i in range(4))
     chain, _stopped = fl._revlog._deltachain(4)
     assert len(chain) > 1
     assert len(cache) == len(chain)
