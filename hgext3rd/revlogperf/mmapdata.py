@@ -160,12 +160,16 @@ def give_back_heap_gaps(most):
 
     A cache that keeps texts (walkcache.py) pins the heap around the gaps
     that the texts a command drops leave: on curl's history, ``log -p
-    FILE`` kept 62 MB of texts and peaked 95 MB above core (7.2.4,
-    2026-12). ``mallinfo2`` counts the free bytes without walking the
-    heap's pages (0.4 us).
+    FILE`` kept 62 MB of texts and peaked 98 MB above core (7.2.4,
+    2026-12). ``mallinfo2`` counts the free bytes from the heap's free
+    lists, without touching its pages.
     """
     glibc = _glibc()
-    if glibc is not None and glibc.mallinfo2().fordblks > most:
+    if (
+        glibc is not None
+        and glibc.mallinfo2 is not None
+        and glibc.mallinfo2().fordblks > most
+    ):
         glibc.malloc_trim(0)
 
 
@@ -176,7 +180,8 @@ def _malloc_trim():
 
 
 def _glibc():
-    """the C library with ``malloc_trim`` and ``mallinfo2``, or None"""
+    """the C library where it has ``malloc_trim``, or None; its
+    ``mallinfo2`` is None before glibc 2.33"""
     global _GLIBC
     if _GLIBC is _UNKNOWN:
         _GLIBC = None
@@ -202,8 +207,11 @@ def _glibc():
 
             # the process's own symbols, libc's among them: no search
             libc = ctypes.CDLL(None)
-            libc.malloc_trim, libc.mallinfo2  # both, or neither is used
-            libc.mallinfo2.restype = mallinfo2
+            libc.malloc_trim
+            try:
+                libc.mallinfo2.restype = mallinfo2
+            except AttributeError:  # glibc < 2.33
+                libc.mallinfo2 = None
             _GLIBC = libc
         except (ImportError, OSError, AttributeError):
             pass

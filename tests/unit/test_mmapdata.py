@@ -281,6 +281,19 @@ def test_the_heap_gaps_go_back_once_large(monkeypatch):
     assert glibc.trims == [0]
 
 
+def test_before_glibc_2_33_idle_servers_trim_but_gaps_stay(monkeypatch):
+    glibc = FakeGlibc(free=1 << 30)
+    glibc.mallinfo2 = None
+    monkeypatch.setattr(mmapdata, '_GLIBC', glibc)
+    mmapdata.give_back_heap_gaps(0)
+    assert glibc.trims == []
+    settling = mmapdata._HeapSettling()
+    settling.settle()
+    monkeypatch.setattr(mmapdata, '_heap', settling)
+    mmapdata.let_pages_go()
+    assert glibc.trims == [0]
+
+
 def test_no_glibc_no_trim(monkeypatch):
     monkeypatch.setattr(mmapdata, '_GLIBC', None)
     mmapdata.give_back_heap_gaps(0)
