@@ -61,7 +61,7 @@ def _timed(label, call, /, *args, **kwargs):
 
 
 def _kind(rl):
-    radix = getattr(rl, 'radix', None) or getattr(rl, 'indexfile', b'')
+    radix = rl.radix
     if radix.startswith(b'00changelog'):
         return 'read changelog'
     if radix.startswith(b'00manifest') or radix.startswith(b'meta/'):

@@ -148,10 +148,9 @@ class _HeapSettling:
     def trim(self):
         """give the system the free memory at the heap's end, and the free
         pages inside it, where settling kept them (glibc only)"""
-        if self.settled:
-            trim = _malloc_trim()
-            if trim is not None:
-                trim(0)
+        glibc = _glibc() if self.settled else None
+        if glibc is not None:
+            glibc.malloc_trim(0)
 
 
 def give_back_heap_gaps(most):
@@ -171,12 +170,6 @@ def give_back_heap_gaps(most):
         and glibc.mallinfo2().fordblks > most
     ):
         glibc.malloc_trim(0)
-
-
-def _malloc_trim():
-    """glibc's ``malloc_trim``, or None"""
-    glibc = _glibc()
-    return glibc.malloc_trim if glibc is not None else None
 
 
 def _glibc():

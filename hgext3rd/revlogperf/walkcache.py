@@ -148,8 +148,11 @@ class _Walk:
             if len(self.mapped) > self.maps:
                 self.kept.pop(self.mapped.popitem(last=False)[0], None)
         cost = _held(fl)
+        # what is new in the heap: a filelog handed out again is not
+        new = self.kept.peek(path, None) is not fl
         self.kept.insert(path, fl, cost=cost)
-        self.count_kept(cost)
+        if new:
+            self.count_kept(cost)
 
     def count_kept(self, cost):
         """count ``cost`` more bytes kept (_count_kept)"""

@@ -297,13 +297,13 @@ def test_before_glibc_2_33_idle_servers_trim_but_gaps_stay(monkeypatch):
 def test_no_glibc_no_trim(monkeypatch):
     monkeypatch.setattr(mmapdata, '_GLIBC', None)
     mmapdata.give_back_heap_gaps(0)
-    assert mmapdata._malloc_trim() is None
+    assert mmapdata._glibc() is None
 
 
 @pytest.mark.skipif(platform.libc_ver()[0] != 'glibc', reason='glibc only')
 def test_glibc_malloc_trim_and_mallinfo2_are_found(monkeypatch):
     monkeypatch.setattr(mmapdata, '_GLIBC', mmapdata._UNKNOWN)
-    assert mmapdata._malloc_trim() is not None
+    assert mmapdata._glibc().malloc_trim is not None
     # the free bytes of a heap that has some
     blocks = [bytes(1000) for _ in range(2000)]
     del blocks[::2]
