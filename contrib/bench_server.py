@@ -29,7 +29,8 @@ A run fails (exit status 1) on:
 - a worker killed, exiting non-zero or restarted, or an [ERROR] line in
   gunicorn's log;
 - a worker holding more data file maps than ``revlogperf.mmap-data-budget``,
-  or more descriptors than core's peak, the budget and its index maps;
+  more descriptors on data files than the budget and the one being read, or
+  more descriptors besides the store's than core's peak and one;
 - revlogperf refusing more requests than core, beyond a margin;
 - ``hg verify`` not clean at the end;
 

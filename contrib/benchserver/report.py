@@ -22,8 +22,10 @@ def deaths(run, dropped=0):
     """what the gunicorn log says of workers that did not end well
 
     A request whose page fails once sent (a strip shortened a file it
-    reads: core too) ends in an [ERROR] line and a dropped connection;
-    ``dropped`` such requests were counted as refused.
+    reads: core too) ends in an [ERROR] line and a dropped connection, and
+    one that fails before, in gunicorn's hands (6.3.3 refuses to open a
+    repository whose upgrade is under way: core too), in an [ERROR] line
+    and a 500; ``dropped`` requests were counted as refused.
     """
     lines = run['log'].splitlines()
     found = [
@@ -87,13 +89,14 @@ def report(run, answers, bodies, failed, wrong, refused, mixed):
                 '%-10s %6d %9.1f %9.1f'
                 % (page, len(times), latency[page]['p50'], latency[page]['p95'])
             )
-    columns = ('worker', 'USS MB', 'PSS MB', 'RSS MB', 'fds', 'not .i')
-    columns += ('data maps', 'index maps', 'deleted', 'fds at their peak')
-    print('%-8s %7s %7s %7s %5s %6s %10s %11s %8s  %s' % columns)
+    columns = ('worker', 'USS MB', 'PSS MB', 'RSS MB', 'fds', '.d fds')
+    columns += ('other', 'data maps', 'index maps', 'deleted')
+    columns += ('fds at their peak',)
+    print('%-8s %7s %7s %7s %5s %6s %5s %10s %11s %8s  %s' % columns)
     for pid, mem in sorted(run['memory'].items()):
         peak = run['peaks'].get(pid, {})
         print(
-            '%-8d %7.1f %7.1f %7.1f %5d %6d %10d %11d %8d  %s'
+            '%-8d %7.1f %7.1f %7.1f %5d %6d %5d %10d %11d %8d  %s'
             % (
                 pid,
                 mem['uss'] / 2**20,
@@ -119,7 +122,7 @@ def report(run, answers, bodies, failed, wrong, refused, mixed):
         )
     )
     total_pss = sum(m['pss'] for m in run['memory'].values())
-    died = deaths(run, sum(1 for r in refused if r['status'] is None))
+    died = deaths(run, len(refused))
     print('total PSS of the workers: %.1f MB' % (total_pss / 2**20))
     print(
         'failed %d, wrong %d, refused during strip, rollback or upgrade %d, '
@@ -212,6 +215,44 @@ def report(run, answers, bodies, failed, wrong, refused, mixed):
     }
 
 
+OTHER_FDS_MARGIN = 1
+"""descriptors besides the store's a worker may hold above core's peak:
+each configuration's peak is sampled, and a worker that renders a page
+while it reads a cache file holds both (template and rev-branch-cache
+files, two at once in about one short run in ten, in either one)"""
+
+
+def descriptor_bounds(pid, p, peaks, budget):
+    """the FAIL lines of a revlogperf worker's descriptors: its data files'
+    within the budget (a map holds one) and the file being read, and the
+    others (revlogperf opens none) within core's peak plus a margin"""
+    failed = []
+    # core opens the data file it reads, one at a time in a worker, for
+    # less than the sampler's 20 ms: its sampled peak is often 0. The
+    # file a read maps, or reads as core does while the budget is full,
+    # is that one.
+    reading = max(peaks['data fds'][0], 1)
+    core_other = peaks['other fds'][0]
+    if budget is not None and p['data fds'] > budget + reading:
+        failed.append(
+            'FAIL: worker %s held %d data file descriptors, above the budget'
+            ' %d + %d being read' % (pid, p['data fds'], budget, reading)
+        )
+    if p['other fds'] > core_other + OTHER_FDS_MARGIN:
+        failed.append(
+            'FAIL: worker %s held %d descriptors besides the store\'s,'
+            ' above core\'s %d + %d: %s'
+            % (
+                pid,
+                p['other fds'],
+                core_other,
+                OTHER_FDS_MARGIN,
+                ', '.join(p.get('other fd paths', ())),
+            )
+        )
+    return failed
+
+
 def compare(figures):
     """Mercurial and revlogperf side by side, every round pooled, and the
     targets: (FAIL lines of correctness or bounds, FAIL lines of speed or
@@ -279,19 +320,9 @@ def compare(figures):
         ]
         print('peak %-17s %8d    %8d' % (key + ', a worker', *peaks[key]))
     budget = ext[0]['budget'] if ext else None
-    if budget is not None:
-        # each map holds a descriptor: data maps are within the budget;
-        # index maps live as long as their revlog, as core's do
-        for f in ext:
-            for pid, p in f['peaks'].items():
-                others = p['fds besides index maps']
-                if others > peaks['fds'][0] + budget:
-                    figures = (pid, others, peaks['fds'][0], budget)
-                    bounds.append(
-                        'FAIL: worker %s held %d descriptors besides its'
-                        ' index maps, above core\'s %d + the budget %d'
-                        % figures
-                    )
+    for f in ext:
+        for pid, p in f['peaks'].items():
+            bounds.extend(descriptor_bounds(pid, p, peaks, budget))
     refused = [sum(f['refused'] for f in runs) for runs in (core, ext)]
     raced = [sum(f['raced rewrites'] for f in runs) for runs in (core, ext)]
     shares = [r / max(1, n) for r, n in zip(refused, raced)]

@@ -7,7 +7,7 @@ import os
 import threading
 
 STORE = '/.hg/store/'
-MEASURES = ('fds', 'fds besides index maps', 'data maps', 'index maps')
+MEASURES = ('fds', 'data fds', 'other fds', 'data maps', 'index maps')
 MEASURES += ('deleted maps',)
 
 # gunicorn's configuration: 127.0.0.1 only; after every request a worker
@@ -81,23 +81,28 @@ def resources(pid):
             found = store_maps(fp)
     except (FileNotFoundError, ProcessLookupError):
         return None
-    kinds = fd_kinds(pid)
+    kinds, others = fd_kinds(pid)
     found['fds by kind'] = kinds
     found['fds'] = sum(kinds.values())
-    # an index map holds a descriptor as long as its revlog lives, as
-    # core's own do: the budget is for data maps
-    found['fds besides index maps'] = found['fds'] - kinds.get('store i', 0)
+    # a data map holds a descriptor, and so does core's read of a data
+    # file (an index map lives as long as its revlog, as core's own
+    # descriptor does): the budget is for data files
+    found['data fds'] = kinds.get('store d', 0)
+    # revlogperf opens none of these: templates, caches, logs
+    found['other fds'] = len(others)
+    found['other fd paths'] = others
     return found
 
 
 def fd_kinds(pid):
-    """what the descriptors of ``pid`` are: store files by kind, sockets,
-    pipes and others (where a peak of descriptors comes from)"""
-    kinds = {}
+    """(kinds, others): what the descriptors of ``pid`` are, store files
+    by kind, sockets, pipes and others, and the others' paths (where a peak
+    of descriptors comes from)"""
+    kinds, others = {}, []
     try:
         names = os.listdir('/proc/%d/fd' % pid)
     except FileNotFoundError:
-        return kinds
+        return kinds, others
     for name in names:
         try:
             target = os.readlink('/proc/%d/fd/%s' % (pid, name))
@@ -109,8 +114,9 @@ def fd_kinds(pid):
             kind = target.split(':')[0]
         else:
             kind = 'other'
+            others.append(target)
         kinds[kind] = kinds.get(kind, 0) + 1
-    return kinds
+    return kinds, sorted(others)
 
 
 def raise_peaks(peaks, found):
@@ -123,6 +129,8 @@ def raise_peaks(peaks, found):
             rose = True
             if key == 'fds':
                 peaks['fds by kind'] = found.get('fds by kind', {})
+            if key == 'other fds':
+                peaks['other fd paths'] = found.get('other fd paths', [])
             if key == 'data maps':
                 peaks['data map paths'] = found.get('data map paths')
     return rose

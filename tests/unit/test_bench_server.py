@@ -55,10 +55,10 @@ def test_readers_and_a_writer(tmp_path, capsys):
         check=True,
     )
     out = tmp_path / 'server.json'
-    # Which requests race which step is a matter of timing, and about one
-    # run in ten meets a race the oracle cannot yet tell from a wrong page,
-    # in core's run as often as in revlogperf's (doc/servers.md): a second
-    # run must pass, and the first one's report is shown as a warning.
+    # Which requests race which step, and what the sampler sees, is a
+    # matter of timing: 35 runs in a row passed, but one over-budget map
+    # seen once on 6.3.3 is not explained (doc/servers.md). A second run
+    # must pass, and the first one's report is shown as a warning.
     for attempt in (1, 2):
         status = load_script().main(
             [str(repo), '--requests', '150', '--clients', '6']
@@ -119,6 +119,24 @@ def test_peaks_only_rise():
     assert not sampler.raise_peaks(peaks, {'fds': 2, 'data maps': 1})
     assert not sampler.raise_peaks(peaks, None)  # a worker gone
     assert peaks['fds'] == 3 and peaks['data maps'] == 1
+
+
+def test_descriptor_bounds():
+    # core's peaks: no data file read seen, six others (one a template)
+    peaks = {'data fds': [0, 0], 'other fds': [6, 0]}
+
+    def failed(data, other, budget=1):
+        p = {'data fds': data, 'other fds': other, 'other fd paths': ['x']}
+        return report.descriptor_bounds(4242, p, peaks, budget)
+
+    # a map and a read at once; two cache files read while rendering
+    assert failed(2, 7) == []
+    [line] = failed(3, 7)
+    assert 'held 3 data file descriptors' in line and 'budget 1 + 1' in line
+    [line] = failed(2, 8)
+    assert "8 descriptors besides the store's" in line and ': x' in line
+    # core's own run, and no budget set: the data files' are not bounded
+    assert failed(9, 6, budget=None) == []
 
 
 def test_worker_troubles_fail_a_run():
