@@ -89,7 +89,9 @@ def patching_from_checkpoints(core_rawtext):
         chains.reads += 1
         cached = compat.revision_cache(rl)
         cached_rev = cached[0] if cached is not None else None
-        if chains.reads == 1 or cached_rev == rev:
+        # read oldest first (verify, annotate), core's own text is often in
+        # the chain: looking for it first cost ``verify`` 8% (curl, 7.2.4)
+        if chains.reads == 1 or (cached_rev is not None and cached_rev <= rev):
             return core_rawtext(rl, node, rev)
         # stopped: core's own text is in the chain (annotate reads oldest
         # first), and core patches from it

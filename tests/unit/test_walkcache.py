@@ -189,9 +189,10 @@ def test_a_filelog_whose_texts_are_not_read_again_stops_keeping_them(
 
 
 def test_filelogs_no_one_asks_for_again_are_not_kept(tmp_path, monkeypatch):
-    """update asks for each file once: a walk keeps a trial's worth of
-    filelogs, then none until a file is asked for again; the texts of a
-    filelog not kept are kept (diff reads each side twice)"""
+    """update asks for each file once, verify for few of them again: a walk
+    keeps a trial's worth of filelogs, then new ones while files are asked
+    for again often enough; the texts of a filelog not kept are kept (diff
+    reads each side twice)"""
     monkeypatch.setattr(walkcache, 'FILELOGS_ON_TRIAL', 4)
     path = _sample(tmp_path, 40, 12)
     repo = hg.repository(_with_revlogperf(), path)
@@ -205,17 +206,18 @@ def test_filelogs_no_one_asks_for_again_are_not_kept(tmp_path, monkeypatch):
         fl.revision(node)
         assert walk.kept.peek((name, node), None) is not None
     assert kept() == set(names[:4])
-    # a file asked for again: filelogs are worth keeping from then on
-    again = repo.file(names[6])
-    assert kept() == set(names[:4]) | {names[6]}
-    assert repo.file(names[6]) is again
+    # 8 files asked for, 1 again, 2 again: not enough
+    repo.file(names[0])
+    repo.file(names[6])
+    assert kept() == set(names[:4])
+    # 3 again and 4 again: half of them, from then on worth keeping
+    repo.file(names[1])
+    again = repo.file(names[7])
+    assert kept() == set(names[:4]) | {names[7]}
+    assert repo.file(names[7]) is again
     repo.file(names[8])
     assert names[8] in kept()
-    # a filelog kept, asked for again, proves it as well
-    other = hg.repository(_with_revlogperf(), path)
-    walk = walkcache.walk_of(other)
-    first = other.file(names[0])
-    assert other.file(names[0]) is first and walk.asked is None
+    assert (len(walk.asked), walk.asked_again) == (9, 5)
 
 
 def test_the_heap_is_looked_at_each_eighth_of_the_bound_kept(monkeypatch):
