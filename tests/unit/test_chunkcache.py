@@ -199,6 +199,9 @@ def test_revlogs_of_older_releases_get_the_chunk_cache(tmp_path, monkeypatch):
 
     repo = growing_file(tmp_path, 12)
     fl = repo.file(b"f")._revlog
+    # newest first, each read finds chunks of the one before; then all of
+    # them again (the first read, before the cache, kept none)
+    [fl.revision(rev) for rev in reversed(range(len(fl)))]
     texts = [fl.revision(rev) for rev in range(len(fl))]
     cache = getattr(fl, chunkcache.compat.CHUNK_CACHE)
     assert len(cache) > 0
@@ -265,3 +268,17 @@ def test_without_the_walk_cache_the_first_read_keeps_its_chunks(tmp_path):
     cache = compat.chunk_cache(compat.chunk_owner(fl._revlog))
     chain, _stopped = fl._revlog._deltachain(4)
     assert len(cache) == len(chain) > 1
+
+
+@pytest.mark.skipif(
+    not chunkcache.compat.NO_CORE_CHUNK_CACHE,
+    reason="Mercurial 6.6+ caches decompressed chunks itself",
+)
+def test_a_revlog_that_finds_no_chunk_kept_keeps_none(tmp_path):
+    """verify and annotate read oldest first, each chunk once"""
+    repo = growing_file(tmp_path, 20)
+    fl = repo.file(b"f")._revlog
+    texts = [fl.revision(rev) for rev in range(len(fl))]
+    assert texts[-1] == b"".join(b"line %d\n" % i for i in range(19))
+    assert len(getattr(fl, chunkcache.compat.CHUNK_CACHE)) == 0
+    assert "_chunks" not in fl.__dict__  # read as core reads
