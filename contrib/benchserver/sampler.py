@@ -89,7 +89,7 @@ def resources(pid):
     # descriptor does): the budget is for data files
     found['data fds'] = kinds.get('store d', 0)
     # revlogperf opens none of these: templates, caches, logs
-    found['other fds'] = len(others)
+    found['other fds'] = kinds.get('other', 0)
     found['other fd paths'] = others
     return found
 

@@ -137,20 +137,21 @@ def read_through(owner, cache):
                 setattr(owner_ref(), name, before)
         cache.clear()
 
-    def tried(hit):
+    def given_up(hit):
+        """count a read on trial: True once the revlog reads as core does"""
         if hit:
             trial[0] = None
-        elif trial[0] is not None:
-            trial[0] -= 1
-            if not trial[0]:
-                read_as_before()
+            return False
+        trial[0] -= 1
+        if trial[0]:
+            return False
+        read_as_before()
+        return True
 
     def cached_chunk(rev, df=None):
         found = get(rev)
-        if trial[0] is not None:
-            tried(found is not None)
-            if trial[0] == 0:
-                return owner_ref()._chunk(rev, df=df)
+        if trial[0] is not None and given_up(found is not None):
+            return owner_ref()._chunk(rev, df=df)
         if found is None:
             if chunk_of is None:
                 found = klass._chunk(owner_ref(), rev, df=df)
@@ -165,10 +166,8 @@ def read_through(owner, cache):
         revs = list(revs)
         found = [get(rev) for rev in revs]
         missing = [rev for rev, chunk in zip(revs, found) if chunk is None]
-        if trial[0] is not None:
-            tried(len(missing) < len(revs))
-            if trial[0] == 0:
-                return owner_ref()._chunks(revs, df=df, targetsize=targetsize)
+        if trial[0] is not None and given_up(len(missing) < len(revs)):
+            return owner_ref()._chunks(revs, df=df, targetsize=targetsize)
         if missing:
             if chunks_of is None:
                 read = klass._chunks(
