@@ -73,7 +73,10 @@ The extension's help is its module docstring
     mmap-data-budget = 64
   
   Reading a revision checks its hash with its parents taken from the index,
-  which spares pure builds a map of every node.
+  which spares pure builds a map of every node. A changeset stored whole in a
+  mapped changelog is read straight from its slice of the map, without the
+  delta-chain steps core takes for a chain of one, as every scan of history
+  ("log -k", "desc()", "user()") reads them.
   
   History walks
   -------------

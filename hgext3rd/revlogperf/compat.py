@@ -100,6 +100,16 @@ def revision_cache(rl):
     return (cache[1], cache[2]) if cache else None
 
 
+def cache_checked_text(owner, rev, node, text):
+    """keep ``text`` in core's revision cache, as a read whose hash was
+    checked does"""
+    cache_text = getattr(owner, 'cache_revision_text', None)
+    if cache_text is not None:
+        cache_text(rev, text, True)
+    else:  # hg <= 6.9
+        owner._revisioncache = (node, rev, text)
+
+
 def seen_text_size(owner, size):
     """let core's chunk cache grow for a text of ``size``, as a read does"""
     seen = getattr(owner, 'seen_file_size', None)
