@@ -71,7 +71,7 @@ def _parents_from_index(core_checkhash):
 # takes each through its delta-chain machinery, for a chain of one. On
 # curl's changelog (39,491 revisions, 7.2.4, 2026-12) a revision cost
 # 10.3 us with the mapped file and the dispatcher, of which 2.1 us were
-# zstd and 1.7 us the hash check.
+# zstd and 1.7 us the hash check; read straight, it costs 6.5 us.
 revlog.revlog._revlogperf_full_texts = False
 changelog.changelog._revlogperf_full_texts = True
 
