@@ -100,6 +100,11 @@ def revision_cache(rl):
     return (cache[1], cache[2]) if cache else None
 
 
+# the extra positional arguments of ``_revisiondata`` when ``revision()``
+# asks for a checked text: none, or hg <= 6.5's file handle ``_df=None``
+REVISION_TEXT_ARGS = ((), (None,))
+
+
 def cache_checked_text(owner, rev, node, text):
     """keep ``text`` in core's revision cache, as a read whose hash was
     checked does"""

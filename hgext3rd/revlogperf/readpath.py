@@ -79,9 +79,12 @@ changelog.changelog._revlogperf_full_texts = True
 @hotwrap.hot_wrapper(eh, revlog.revlog, '_revisiondata')
 def _full_texts_read_straight(core_revisiondata):
     def _revisiondata(rl, nodeorrev, *args, **kwargs):
-        # a text as ``revision()`` asks for it: no raw text, no file
-        # handle (hg <= 6.5 passes ``_df=None``)
-        if rl._revlogperf_full_texts and not kwargs and not any(args):
+        # a checked text, as ``revision()`` asks for it: not raw
+        if (
+            rl._revlogperf_full_texts
+            and not kwargs
+            and args in compat.REVISION_TEXT_ARGS
+        ):
             if type(nodeorrev) is int and nodeorrev >= 0:
                 text = read_full_text(rl, nodeorrev)
                 if text is not None:
