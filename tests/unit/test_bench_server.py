@@ -258,6 +258,29 @@ def test_a_torn_reading_of_maps_does_not_raise_a_peak(monkeypatch):
     assert sampler.settled_store_maps(1, {'data maps': 1}) == torn
 
 
+def test_p95_fails_beyond_the_noise_only():
+    rng = random.Random(7)
+
+    def rounds(scale, count=3):
+        # a round's load moves all its latencies, its tail moves its p95
+        out = []
+        for _round in range(count):
+            drift = scale * rng.lognormvariate(0, 0.06)
+            out.append(
+                [drift * rng.lognormvariate(4.4, 0.5) for _ in range(220)]
+            )
+        return out
+
+    alpha = report.P95_RUN_ALPHA / len(loadmod.PAGES)
+    core = rounds(1.0)
+    low, high = report.p95_ratio_range(core, rounds(1.0), alpha, trials=300)
+    assert low < 1 < high
+    low, high = report.p95_ratio_range(core, rounds(1.5), alpha, trials=300)
+    assert 1 < low < 1.5 < high
+    low, high = report.p95_ratio_range(core, rounds(0.6), alpha, trials=300)
+    assert high < 1
+
+
 def test_a_page_broken_mid_way_is_asked_again(tmp_path):
     (tmp_path / 'half').write_bytes(b'<ul>\n<li><a href="Internal Server Error')
     (tmp_path / 'whole').write_bytes(b'<ul>\n<li><a href="/help">help</a></li>')
