@@ -99,7 +99,7 @@ def report(run, answers, bodies, failed, wrong, refused, mixed):
         '== %s: %d requests in %.1f s, %d after the writer\'s last step'
         % (run['config'], len(run['results']), run['elapsed'], after)
     )
-    print('%-10s %6s %9s %9s' % ('page', 'answered', 'p50 ms', 'p95 ms'))
+    print('%-10s %8s %9s %9s' % ('page', 'answered', 'p50 ms', 'p95 ms'))
     # a refused request is answered at once: core refuses many more during
     # 6.3's upgrade, and counting them would lower its latencies
     unanswered = {id(r) for r in failed + refused}

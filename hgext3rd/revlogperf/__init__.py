@@ -88,8 +88,9 @@ place of a long chain is kept as well, and later reads patch from the
 nearest one. A command that asks again for few of the files it asks for
 (``update``, ``verify``) keeps its first 64 filelogs only, and a filelog
 keeps new texts after its first 32 while they are read again at least
-half as often as new ones are (``annotate`` reads each once). Filelogs and texts are kept up to ``revlogperf.walk-cache`` bytes,
-the least recently used let go first.
+half as often as new ones are (``annotate`` reads each once). Filelogs
+and texts are kept up to ``revlogperf.walk-cache`` bytes, the least
+recently used let go first.
 With the walk cache off, a revlog's first read keeps the chunks it
 decompresses, as Mercurial 6.6 and later do. All is dropped when a
 transaction starts, when the repository is reloaded, and before the next

@@ -69,7 +69,7 @@ def kept_within(budget):
 
 
 ON_TRIAL = 32
-"""texts a filelog keeps before one of them is read again: after that,
+"""texts a filelog keeps whether they are read again or not: after that,
 it keeps new ones while its texts were read again at least half as often
 as new ones were read (ASKED_AGAIN). ``annotate`` of configure.ac on
 6.3.3 reads one of 1,327 texts again, the 3rd: keeping the rest made
