@@ -40,7 +40,9 @@ where revlogperf changes nothing fails in about 5% of runs), or the
 workers' total PSS above core's (printed as FAIL lines in any case).
 
 Reported: per page, p50 and p95 latency of the requests answered (a
-refused one is answered at once); per worker, USS, PSS and RSS at the end
+refused one is answered at once) and the median CPU time a worker spent
+on one (its work, without the wait in the queue that most of the latency
+is on a loaded machine); per worker, USS, PSS and RSS at the end
 of the load, and the peak of descriptors and of mapped store files (data,
 index, deleted; distinct files), sampled every 20 ms and after each
 request. With both configurations, a last table puts them side by side.
@@ -188,6 +190,7 @@ def run_config(config, round_, args, hg_path, repo, tmp, urls, source, bodies):
         'workers': args.workers,
         'memory': memory,
         'peaks': samplermod.merged_peaks(poller.peaks, peaks_dir),
+        'cpu': samplermod.cpu_by_page(peaks_dir),
         'budget': data_budget(settings) if with_extension else None,
         'verify': verify,
     }

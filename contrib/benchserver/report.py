@@ -99,7 +99,11 @@ def report(run, answers, bodies, failed, wrong, refused, mixed):
         '== %s: %d requests in %.1f s, %d after the writer\'s last step'
         % (run['config'], len(run['results']), run['elapsed'], after)
     )
-    print('%-10s %8s %9s %9s' % ('page', 'answered', 'p50 ms', 'p95 ms'))
+    print(
+        '%-10s %8s %9s %9s %9s'
+        % ('page', 'answered', 'p50 ms', 'p95 ms', 'CPU ms')
+    )
+    cpu = run.get('cpu', {})
     # a refused request is answered at once: core refuses many more during
     # 6.3's upgrade, and counting them would lower its latencies
     unanswered = {id(r) for r in failed + refused}
@@ -117,9 +121,16 @@ def report(run, answers, bodies, failed, wrong, refused, mixed):
                 'p50': statistics.median(times),
                 'p95': percentile(times, 0.95),
             }
+            spent = cpu.get(page)
             print(
-                '%-10s %8d %9.1f %9.1f'
-                % (page, len(times), latency[page]['p50'], latency[page]['p95'])
+                '%-10s %8d %9.1f %9.1f %9s'
+                % (
+                    page,
+                    len(times),
+                    latency[page]['p50'],
+                    latency[page]['p95'],
+                    '%.1f' % statistics.median(spent) if spent else '-',
+                )
             )
     columns = ('worker', 'USS MB', 'PSS MB', 'RSS MB', 'fds', '.d fds')
     columns += ('other', 'data maps', 'index maps', 'deleted')
@@ -225,6 +236,7 @@ def report(run, answers, bodies, failed, wrong, refused, mixed):
         'elapsed': run['elapsed'],
         'latency': latency,
         'times': times_by_page,
+        'cpu': cpu,
         'memory': {str(k): v for k, v in run['memory'].items()},
         'peaks': {str(k): v for k, v in run['peaks'].items()},
         'budget': budget,
@@ -285,6 +297,37 @@ def descriptor_bounds(pid, p, peaks, budget):
     return failed
 
 
+def cpu_by_page(core, ext):
+    """print what a worker's CPU spends on each page, without the queue
+    that the latencies include: (page, core's median ms, revlogperf's, the
+    ratio, the lowest and highest ratio of a round's pair) per page"""
+    rows = []
+    for page in loadmod.PAGES:
+        pairs = [
+            (a['cpu'][page], b['cpu'][page])
+            for a, b in zip(core, ext)
+            if a.get('cpu', {}).get(page) and b.get('cpu', {}).get(page)
+        ]
+        if not pairs:
+            continue
+        a50 = statistics.median([t for a, _b in pairs for t in a])
+        b50 = statistics.median([t for _a, b in pairs for t in b])
+        ratios = [statistics.median(b) / statistics.median(a) for a, b in pairs]
+        rows.append((page, a50, b50, b50 / a50, min(ratios), max(ratios)))
+    if rows:
+        print(
+            'a worker\'s CPU per answered request, median (the page\'s '
+            'work, without the wait)'
+        )
+        print(
+            '%-10s %8s %8s %6s %11s'
+            % ('page', 'CPU ms', '+rp', 'ratio', 'spread')
+        )
+        for row in rows:
+            print('%-10s %8.2f %8.2f %6.2f %5.2f-%-5.2f' % row)
+    return rows
+
+
 def compare(figures):
     """Mercurial and revlogperf side by side, every round pooled, and the
     targets: (FAIL lines of correctness or bounds, FAIL lines of speed or
@@ -322,6 +365,8 @@ def compare(figures):
                 'FAIL: /%s p95 %.1f ms against core\'s %.1f ms, %.2f-%.2f'
                 ' times it beyond the noise' % (page, b95, a95, low, high)
             )
+
+    cpu_by_page(core, ext)
 
     def median_of(runs, key):
         return statistics.median(

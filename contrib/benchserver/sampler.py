@@ -11,9 +11,11 @@ MEASURES = ('fds', 'data fds', 'other fds', 'data maps', 'index maps')
 MEASURES += ('deleted maps',)
 
 # gunicorn's configuration: 127.0.0.1 only; after every request a worker
-# notes its own peaks, which the sampler's polls may fall between
+# notes the CPU time it spent on a page it served (a sync worker serves
+# one at a time), and its own peaks, which the sampler's polls may fall
+# between
 GUNICORN_CONF = '''\
-import json, os, sys
+import json, os, sys, time
 sys.path.insert(0, %(contrib)r)
 from benchserver import sampler
 bind = '127.0.0.1:%(port)d'
@@ -24,8 +26,15 @@ accesslog = None
 errorlog = %(errorlog)r
 loglevel = 'info'
 _peaks = {}
+_started = []
+
+def pre_request(worker, req):
+    _started[:] = [time.process_time()]
 
 def post_request(worker, req, environ, resp):
+    # a request that failed before its answer began has no status
+    if _started and getattr(resp, 'status_code', None) == 200:
+        sampler.note_cpu(%(peaks)r, environ, time.process_time() - _started[0])
     if sampler.raise_peaks(_peaks, sampler.resources(os.getpid())):
         with open(os.path.join(%(peaks)r, '%%d.json' %% os.getpid()), 'w') as f:
             json.dump(_peaks, f)
@@ -231,11 +240,34 @@ class Sampler:
                 raise_peaks(peaks, resources(pid, peaks))
 
 
+def note_cpu(peaks_dir, environ, seconds):
+    """in a worker: note the CPU time it spent on a page it answered (no
+    descriptor is kept open: the workers' are counted)"""
+    page = environ.get('PATH_INFO', '/').split('/')[1]
+    name = os.path.join(peaks_dir, '%d.cpu' % os.getpid())
+    with open(name, 'a') as fp:
+        fp.write('%s %.3f\n' % (page, seconds * 1000))
+
+
+def cpu_by_page(peaks_dir):
+    """{page: [ms of worker CPU per answered request]}, every worker's"""
+    found = {}
+    for name in os.listdir(peaks_dir):
+        if name.endswith('.cpu'):
+            with open(os.path.join(peaks_dir, name)) as fp:
+                for line in fp:
+                    page, ms = line.split()
+                    found.setdefault(page, []).append(float(ms))
+    return found
+
+
 def merged_peaks(sampled, peaks_dir):
     """each worker's peaks: the sampler's, raised by the worker's own
     (after each request)"""
     merged = {pid: dict(p) for pid, p in sampled.items()}
     for name in os.listdir(peaks_dir):
+        if not name.endswith('.json'):
+            continue
         with open(os.path.join(peaks_dir, name)) as fp:
             own = json.load(fp)
         raise_peaks(merged.setdefault(int(name.split('.')[0]), {}), own)

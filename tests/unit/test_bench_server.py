@@ -86,6 +86,8 @@ def test_readers_and_a_writer(tmp_path, capsys):
         ]
         # the upgraded store is served too
         assert run['requests'] >= 150 and run['after_writer'] > 0
+        # the workers' CPU, by page
+        assert run['cpu'] and set(run['cpu']) <= set(loadmod.PAGES)
     # the workers mapped data files, one at a time at most
     peaks = runs['+revlogperf']['peaks'].values()
     assert max(p['index maps'] for p in peaks) > 0
@@ -303,3 +305,16 @@ def test_an_error_is_shown_down_to_its_exception():
     assert shown[0] == '[ERROR] Error handling request GET /log'
     assert shown[-1].startswith('OSError')
     assert len(shown) == 13
+
+
+def test_a_workers_cpu_is_noted_per_page(tmp_path, capsys):
+    for page, seconds in (('log', 0.004), ('log', 0.006), ('rev', 0.02)):
+        sampler.note_cpu(str(tmp_path), {'PATH_INFO': '/%s/x' % page}, seconds)
+    (tmp_path / '1.json').write_text('{}')
+    found = sampler.cpu_by_page(str(tmp_path))
+    assert found == {'log': [4.0, 6.0], 'rev': [20.0]}
+    core = [{'cpu': {'log': [4.0, 6.0]}}, {'cpu': {'log': [6.0]}}]
+    ext = [{'cpu': {'log': [2.0, 4.0]}}, {'cpu': {'log': [4.5]}}]
+    rows = report.cpu_by_page(core, ext)
+    assert rows == [('log', 6.0, 4.0, 4.0 / 6.0, 0.6, 0.75)]
+    assert 'without the wait' in capsys.readouterr().out
