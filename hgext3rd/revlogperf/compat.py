@@ -92,11 +92,13 @@ def uses_rust(rl):
 
 def revision_cache(rl):
     """(revision, text) that core keeps in its revision cache, or None"""
-    owner = chunk_owner(rl)
-    cache = getattr(owner, '_revision_cache', None)
+    # asked at every read of a walk: both are instance attributes, and a
+    # getattr that misses costs an exception (1.5% of 6.3.3's verify)
+    found = chunk_owner(rl).__dict__
+    cache = found.get('_revision_cache')
     if cache is not None:
         return cache[0], cache[1]
-    cache = getattr(owner, '_revisioncache', None)  # hg <= 6.9
+    cache = found.get('_revisioncache')  # hg <= 6.9
     return (cache[1], cache[2]) if cache else None
 
 
