@@ -297,7 +297,7 @@ def descriptor_bounds(pid, p, peaks, budget):
     return failed
 
 
-def cpu_by_page(core, ext):
+def compare_cpu(core, ext):
     """print what a worker's CPU spends on each page, without the queue
     that the latencies include: (page, core's median ms, revlogperf's, the
     ratio, the lowest and highest ratio of a round's pair) per page"""
@@ -366,7 +366,7 @@ def compare(figures):
                 ' times it beyond the noise' % (page, b95, a95, low, high)
             )
 
-    cpu_by_page(core, ext)
+    compare_cpu(core, ext)
 
     def median_of(runs, key):
         return statistics.median(

@@ -79,7 +79,7 @@ def patching_from_checkpoints(core_rawtext):
     def _rawtext(rl, node, rev, *args, **kwargs):
         chains = rl.__dict__.get(_CHAINS)
         # hg <= 6.3 passes _df, a file open for a write in progress
-        if chains is None or args or kwargs and any(kwargs.values()):
+        if chains is None or args or any(kwargs.values()):
             return core_rawtext(rl, node, rev, *args, **kwargs)
         walk = chains.walk()
         if walk is None or not walk.alive:

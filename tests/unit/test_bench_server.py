@@ -315,6 +315,6 @@ def test_a_workers_cpu_is_noted_per_page(tmp_path, capsys):
     assert found == {'log': [4.0, 6.0], 'rev': [20.0]}
     core = [{'cpu': {'log': [4.0, 6.0]}}, {'cpu': {'log': [6.0]}}]
     ext = [{'cpu': {'log': [2.0, 4.0]}}, {'cpu': {'log': [4.5]}}]
-    rows = report.cpu_by_page(core, ext)
+    rows = report.compare_cpu(core, ext)
     assert rows == [('log', 6.0, 4.0, 4.0 / 6.0, 0.6, 0.75)]
     assert 'without the wait' in capsys.readouterr().out
