@@ -40,13 +40,14 @@ _CHAINS = '_revlogperf_chains'
 class Chains:
     """what one revlog keeps along its chains, for one walk"""
 
-    __slots__ = ('walk', 'radix', 'reads')
+    __slots__ = ('walk', 'radix', 'last', 'last_node')
 
     def __init__(self, walk, radix):
         # weak: the walk keeps the filelog, whose revlog keeps this
         self.walk = weakref.ref(walk)
         self.radix = radix
-        self.reads = 0
+        # the revision read last, None before the first read
+        self.last = self.last_node = None
 
 
 def attach(rl, walk):
@@ -76,22 +77,34 @@ def patching_from_checkpoints(core_rawtext):
     """``revlog._rawtext`` that starts from the nearest text kept in the
     chain, and keeps texts along it"""
 
-    def _rawtext(rl, node, rev, *args, **kwargs):
+    def _rawtext(rl, node, rev, _df=None, **kwargs):
         chains = rl.__dict__.get(_CHAINS)
-        # hg <= 6.3 passes _df, a file open for a write in progress
-        if chains is None or args or any(kwargs.values()):
-            return core_rawtext(rl, node, rev, *args, **kwargs)
+        # hg <= 6.3 passes _df (None but while a write is in progress):
+        # named, it is not looked for in a dict at every read
+        if chains is None or _df is not None or kwargs:
+            if _df is not None:
+                kwargs['_df'] = _df
+            return core_rawtext(rl, node, rev, **kwargs)
+        if rev is None:
+            # read again by node (``verify``: rawdata() after revision()):
+            # core's cache has it, and core needs no revision number
+            if node == chains.last_node:
+                return core_rawtext(rl, node, rev)
+            rev = rl.rev(node)
+        last = chains.last
+        chains.last, chains.last_node = rev, node
+        # the first read, or read oldest first (verify, annotate, bundle):
+        # core's own text, the last read, is often in the chain. Asking
+        # core's cache and the walk first was 1.2% of the instructions of
+        # 6.3.3's ``verify`` of curl's first 6,000 changesets (2026-12).
+        if last is None or last <= rev:
+            return core_rawtext(rl, node, rev)
         walk = chains.walk()
         if walk is None or not walk.alive:
             return core_rawtext(rl, node, rev)
-        if rev is None:
-            rev = rl.rev(node)
-        chains.reads += 1
         cached = compat.revision_cache(rl)
         cached_rev = cached[0] if cached is not None else None
-        # read oldest first (verify, annotate), core's own text is often in
-        # the chain: looking for it first cost ``verify`` 8% (curl, 7.2.4)
-        if chains.reads == 1 or (cached_rev is not None and cached_rev <= rev):
+        if cached_rev is not None and cached_rev <= rev:
             return core_rawtext(rl, node, rev)
         # stopped: core's own text is in the chain (annotate reads oldest
         # first), and core patches from it

@@ -140,3 +140,22 @@ def test_damage_is_reported_as_core_reports_it(sample, tmp_path):
     with pytest.raises(error.RevlogError) as core:
         _core_revisiondata(cl, len(cl) - 1)
     assert bytes(straight.value.args[0]) == bytes(core.value.args[0])
+
+
+def test_the_changelog_reads_through_wrappers_installed_later(
+    legacy, monkeypatch
+):
+    # only the changelog's class reads straight: it takes the revlog's
+    # method at each read, so another extension's wrapper, installed after
+    # revlogperf's, still sees what the changelog reads through core
+    cl = _repository(legacy).unfiltered().changelog
+    seen = []
+
+    def spying(orig, rl, nodeorrev, *args, **kwargs):
+        seen.append((type(rl), nodeorrev))
+        return orig(rl, nodeorrev, *args, **kwargs)
+
+    with extensions.wrappedfunction(revlog.revlog, '_revisiondata', spying):
+        deltas = [r for r in range(len(cl)) if cl.index[r][3] != r]
+        cl.revision(deltas[0])
+    assert seen == [(type(cl), deltas[0])]
