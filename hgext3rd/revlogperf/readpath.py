@@ -74,15 +74,18 @@ def _parents_from_index(core_checkhash):
 # zstd and 1.7 us the hash check; read straight, it costs 6.5 us.
 #
 # The changelog's class only: wrapping the revlog's made every filelog and
-# manifest read pass through it too: 0.6% of the instructions of 6.3.3's
-# ``verify`` of curl's first 6,000 changesets (cachegrind, 2026-12). No release's changelog has a
-# ``_revisiondata`` of its own; the revlog's is looked up at each read,
-# for the wrappers installed on it after this one.
+# manifest read pass through it too, 0.6% of the instructions of 6.3.3's
+# ``verify`` of curl's first 6,000 changesets (cachegrind, 2026-12). No
+# release's changelog has a ``_revisiondata`` of its own: the revlog's is
+# looked up at each read, for the wrappers installed on it after this one.
 
 
 @eh.extsetup
 def _read_changelog_straight(ui):
-    changelog.changelog._revisiondata = _full_texts_read_straight
+    # another extension's wrapper set on the changelog's class stays, and
+    # core's path with it
+    if '_revisiondata' not in vars(changelog.changelog):
+        changelog.changelog._revisiondata = _full_texts_read_straight
 
 
 def _full_texts_read_straight(cl, nodeorrev, *args, **kwargs):

@@ -142,9 +142,7 @@ def test_damage_is_reported_as_core_reports_it(sample, tmp_path):
     assert bytes(straight.value.args[0]) == bytes(core.value.args[0])
 
 
-def test_the_changelog_reads_through_wrappers_installed_later(
-    legacy, monkeypatch
-):
+def test_the_changelog_reads_through_wrappers_installed_later(legacy):
     # only the changelog's class reads straight: it takes the revlog's
     # method at each read, so another extension's wrapper, installed after
     # revlogperf's, still sees what the changelog reads through core
