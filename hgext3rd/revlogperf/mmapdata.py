@@ -139,6 +139,8 @@ class _HeapSettling:
     """
 
     settled = False
+    # the anonymous memory resident after the last trim
+    trimmed_at = 0
 
     def settle(self):
         block = bytes(4 << 20)
@@ -147,15 +149,41 @@ class _HeapSettling:
 
     def trim(self):
         """give the system the free memory at the heap's end, and the free
-        pages inside it, where settling kept them (glibc only)
+        pages inside it, where settling kept them (glibc only), once the
+        process holds TRIM_PAST more than after its last trim
 
-        After every request: trimming only past 8 MB of growth saved a
-        worker 10% of its CPU where each request found a new repository,
-        and took the workers' PSS above core's on 6.3.3 (doc/servers.md).
+        A server calls it after every request (``let_pages_go``).
         """
         glibc = _glibc() if self.settled else None
-        if glibc is not None:
-            glibc.malloc_trim(0)
+        if glibc is None:
+            return
+        held = _anonymous_resident()
+        if held is not None and held < self.trimmed_at + TRIM_PAST:
+            return
+        glibc.malloc_trim(0)
+        self.trimmed_at = _anonymous_resident() or 0
+
+
+TRIM_PAST = 1 << 20
+"""the growth of a process's anonymous memory that makes a trim worth it.
+Trimming after every request cost a 6.3.3 hgweb worker 16% more CPU than
+core's on ``/raw-file``: the trim walks the whole heap, and the next
+request faults in what it gave back. Past 1 MB, the workers' PSS was
+0.95 of core's (0.80 with every request trimming), and their CPU per
+page 0.72-0.98 (1.04-1.16 on the short pages). Past 8 MB, their PSS was
+1.10 of core's (the 10k sample, 3 rounds, 2026-12, doc/servers.md)."""
+
+
+def _anonymous_resident():
+    """the bytes of anonymous memory this process has resident (Linux),
+    else None"""
+    try:
+        with open('/proc/self/statm', 'rb') as fp:
+            fields = fp.read().split()
+        # resident pages, less those of files and shared memory
+        return (int(fields[1]) - int(fields[2])) * mmap.PAGESIZE
+    except (OSError, IndexError, ValueError):
+        return None
 
 
 def give_back_heap_gaps(most):

@@ -257,6 +257,45 @@ def test_an_idle_server_gives_back_the_heap_it_settled(monkeypatch):
     assert calls == [0]
 
 
+def test_a_server_trims_once_it_holds_more_than_after_its_last_trim(
+    monkeypatch,
+):
+    """a trim after every request cost 6.3.3's workers CPU on short pages:
+    the next request faults in what it gave back"""
+    glibc = FakeGlibc(free=0)
+    monkeypatch.setattr(mmapdata, '_GLIBC', glibc)
+    held = [50 << 20]
+    monkeypatch.setattr(mmapdata, '_anonymous_resident', lambda: held[0])
+    settling = mmapdata._HeapSettling()
+    monkeypatch.setattr(mmapdata, '_heap', settling)
+    settling.settle()
+    mmapdata.let_pages_go()
+    assert glibc.trims == [0]
+    held[0] += mmapdata.TRIM_PAST - 1
+    mmapdata.let_pages_go()
+    assert glibc.trims == [0]
+    held[0] += 1
+    mmapdata.let_pages_go()
+    assert glibc.trims == [0, 0]
+    # where the process's memory cannot be read, every request trims
+    held[0] = None
+    mmapdata.let_pages_go()
+    mmapdata.let_pages_go()
+    assert glibc.trims == [0, 0, 0, 0]
+
+
+@pytest.mark.skipif(
+    not os.path.exists('/proc/self/statm'), reason='Linux /proc only'
+)
+def test_the_anonymous_memory_resident_is_read_from_proc():
+    before = mmapdata._anonymous_resident()
+    block = b'x' * (16 << 20)  # written: resident
+    after = mmapdata._anonymous_resident()
+    assert before > 0
+    assert after - before >= 15 << 20
+    del block
+
+
 class FakeGlibc:
     """malloc_trim and mallinfo2, recorded"""
 
