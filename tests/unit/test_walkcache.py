@@ -198,6 +198,41 @@ def test_a_filelog_whose_texts_are_not_read_again_stops_keeping_them(
     assert len(texts()) == len(fl)
 
 
+def test_a_walk_whose_texts_are_not_read_again_stops_keeping_them(
+    tmp_path, monkeypatch
+):
+    """verify reads the first text of each file, and none again: past the
+    walk's trial, a filelog on trial keeps no more; one whose own texts
+    are read again keeps them, and so does a walk whose texts are"""
+    path = _sample(tmp_path, 40, 12)
+    repo = hg.repository(_with_revlogperf(), path)
+    # the extension as loaded reads its filelogs
+    loaded = sys.modules[extensions.find(b'revlogperf').__name__ + '.walkcache']
+    monkeypatch.setattr(loaded, 'TEXTS_ON_TRIAL', 4)
+    names = sorted(repo[b'tip'].manifest())
+    assert len(names) > 8
+    walk = walkcache.walk_of(repo)
+    texts = lambda: {k for k in walk.kept if isinstance(k, tuple)}
+    first = lambda name: (name, repo.file(name).node(0))
+    for name in names[:8]:
+        repo.file(name).revision(first(name)[1])
+    assert texts() == {first(name) for name in names[:4]}
+    # a file read again as often as new: its own texts are kept
+    fl = repo.file(names[0])
+    # by node: the walk keeps texts by node
+    nodes = [fl.node(0), fl.node(1)]
+    for node in nodes:
+        fl.revision(node)
+    assert (names[0], nodes[1]) in texts()
+    # the walk's texts read again half as often as new ones: kept again
+    for name in names[1:4]:
+        for _ in range(2):
+            repo.file(name).revision(first(name)[1])
+    assert walk.texts_read == [7, 9]
+    repo.file(names[8]).revision(first(names[8])[1])
+    assert first(names[8]) in texts()
+
+
 def test_filelogs_no_one_asks_for_again_are_not_kept(tmp_path, monkeypatch):
     """update asks for each file once, verify for few of them again: a walk
     keeps a trial's worth of filelogs, then new ones while files are asked
