@@ -168,10 +168,11 @@ TRIM_PAST = 1 << 20
 """the growth of a process's anonymous memory that makes a trim worth it.
 Trimming after every request cost a 6.3.3 hgweb worker 16% more CPU than
 core's on ``/raw-file``: the trim walks the whole heap, and the next
-request faults in what it gave back. Past 1 MB, the workers' PSS was
-0.95 of core's (0.80 with every request trimming), and their CPU per
-page 0.72-0.98 (1.04-1.16 on the short pages). Past 8 MB, their PSS was
-1.10 of core's (the 10k sample, 3 rounds, 2026-12, doc/servers.md)."""
+request faults in what it gave back. Past 1 MB, in two runs, the
+workers' PSS was 0.95 and 0.91 of core's (0.80 with every request
+trimming), and their CPU on ``/raw-file`` 0.98 and 1.08. Past 8 MB,
+their PSS was 1.10 of core's (the 10k sample, 3 rounds, 2026-12,
+doc/servers.md)."""
 
 
 def _anonymous_resident():
