@@ -92,7 +92,7 @@ def uses_rust(rl):
 
 def revision_cache(rl):
     """(revision, text) that core keeps in its revision cache, or None"""
-    # asked at every read of a walk: both are instance attributes, and a
+    # asked at reads of a walk: both are instance attributes, and a
     # getattr that misses raises an exception, on every read up to 6.9
     found = chunk_owner(rl).__dict__
     cache = found.get('_revision_cache')
