@@ -31,7 +31,8 @@ A run fails (exit status 1) on:
 - a worker holding more data file maps than ``revlogperf.mmap-data-budget``,
   more descriptors on data files than the budget and the one being read, or
   more descriptors besides the store's than core's peak and one;
-- revlogperf refusing more requests than core, beyond a margin;
+- revlogperf refusing more requests than core, beyond a margin (those
+  that overlapped an upgrade's store swap aside: core refuses all of them);
 - ``hg verify`` not clean at the end;
 
 and with --targets also where a page's p95 is above core's beyond what
@@ -185,6 +186,7 @@ def run_config(config, round_, args, hg_path, repo, tmp, urls, source, bodies):
         'states': writer.states,
         'writer_error': writer.error,
         'writer_done': writer.finished_at,
+        'lockouts': writer.lockouts,
         'log': log,
         'booted': log.count('Booting worker'),
         'workers': args.workers,

@@ -116,6 +116,15 @@ def raced_steps(states, result):
     return names
 
 
+def locked_out(lockouts, result):
+    """did a request overlap one of an upgrade's lockouts, (begin, end)
+    times during which core refuses every request?"""
+    return any(
+        result['start'] <= end and begin <= result['end']
+        for begin, end in lockouts
+    )
+
+
 # hgweb reads branch heads, phases and tags from files a writer rewrites
 # when its transaction closes (.hg/cache/branch2-*, store/phaseroots,
 # .hg/cache/tags2-*), after the changelog: during a step, core itself may

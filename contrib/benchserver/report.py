@@ -7,9 +7,10 @@ import statistics
 from . import load as loadmod, oracle, sampler
 
 # refusals during a strip, a rollback or an upgrade: their number follows
-# how long the steps take (an upgrade refuses every request while it swaps
-# the store), so the share of the requests that raced them is compared,
-# with this margin
+# how long the steps take, so the share of the requests that raced them is
+# compared, with this margin. An upgrade refuses every request while it
+# swaps the store, and a refusal is answered at once, so the clients send
+# hundreds then, as many as the swap is long: those are counted apart
 REFUSAL_MARGIN = 0.05
 REFUSAL_SLACK = 2
 
@@ -92,6 +93,99 @@ def error_context(log, limit=3, frames=12):
     return shown
 
 
+def rewrite_raced(run, result):
+    """the first strip, rollback or upgrade a request overlapped, or None"""
+    for name in oracle.raced_steps(run['states'], result):
+        if name in oracle.REWRITES:
+            return name
+    return None
+
+
+def refusals_by_step(run, refused, bodies):
+    """{step: figures} of the requests that raced each rewrite: how many,
+    how many refused, how many of each overlapped the store swap of an
+    upgrade (core refuses every request then), and why they were refused
+    """
+    refused_ids = {id(r) for r in refused}
+    steps = {}
+    for r in run['results']:
+        name = rewrite_raced(run, r)
+        if name is None:
+            continue
+        step = steps.setdefault(
+            name,
+            {
+                'raced': 0,
+                'refused': 0,
+                'locked out': 0,
+                'refused locked out': 0,
+                'why': {},
+            },
+        )
+        locked = oracle.locked_out(run.get('lockouts', ()), r)
+        step['raced'] += 1
+        step['locked out'] += locked
+        if id(r) in refused_ids:
+            step['refused'] += 1
+            step['refused locked out'] += locked
+            why = refusal_reason(bodies, r)
+            step['why'][why] = step['why'].get(why, 0) + 1
+    return steps
+
+
+def refusal_reason(bodies, result):
+    """a refused request's error, shortly: the exception the client met,
+    or the first words of hgweb's error page"""
+    if result['status'] is None:
+        text = result['digest']
+    else:
+        text = '%d %s' % (
+            result['status'],
+            oracle.error_message(bodies, result['digest']),
+        )
+    return text[:70]
+
+
+def refusal_bounds(core, ext):
+    """print the refusals of each configuration; a FAIL line where
+    revlogperf refused more than core, outside the store swaps"""
+
+    def total(runs, key):
+        return sum(
+            step[key] for f in runs for step in f['refused by step'].values()
+        )
+
+    swapped = [
+        (total(runs, 'refused locked out'), total(runs, 'locked out'))
+        for runs in (core, ext)
+    ]
+    print(
+        'refused while the store was swapped %5d/%-5d %5d/%-5d'
+        % (*swapped[0], *swapped[1])
+    )
+    refused = [
+        total(runs, 'refused') - s[0] for runs, s in zip((core, ext), swapped)
+    ]
+    raced = [
+        total(runs, 'raced') - s[1] for runs, s in zip((core, ext), swapped)
+    ]
+    shares = [r / max(1, n) for r, n in zip(refused, raced)]
+    print(
+        'refused of the others racing a rewrite %5d/%-5d %5d/%-5d  %.2f %.2f'
+        % (refused[0], raced[0], refused[1], raced[1], *shares)
+    )
+    if (
+        shares[1] > shares[0] + REFUSAL_MARGIN
+        and refused[1] > refused[0] + REFUSAL_SLACK
+    ):
+        return [
+            'FAIL: %.0f%% of the requests racing a rewrite (the store swap'
+            ' aside) refused, core %.0f%% + a margin of %.0f%%'
+            % (100 * shares[1], 100 * shares[0], 100 * REFUSAL_MARGIN)
+        ]
+    return []
+
+
 def report(run, answers, bodies, failed, wrong, refused, mixed):
     """print one run's figures; (its checks passed, its figures)"""
     after = sum(1 for r in run['results'] if r['start'] > run['writer_done'])
@@ -163,6 +257,11 @@ def report(run, answers, bodies, failed, wrong, refused, mixed):
             )
             for name, _path, begin, until in run['states']
         )
+        + ''.join(
+            ', store swapped %.2f-%.2f'
+            % (begin - run['started'], end - run['started'])
+            for begin, end in run.get('lockouts', ())
+        )
     )
     total_pss = sum(m['pss'] for m in run['memory'].values())
     died = deaths(run, len(refused))
@@ -181,6 +280,21 @@ def report(run, answers, bodies, failed, wrong, refused, mixed):
             run['verify'].strip(),
         )
     )
+    by_step = refusals_by_step(run, refused, bodies)
+    for name, step in by_step.items():
+        print(
+            '  racing the %s: %d/%d refused, %d/%d of them while the store'
+            ' was swapped'
+            % (
+                name,
+                step['refused'],
+                step['raced'],
+                step['refused locked out'],
+                step['locked out'],
+            )
+        )
+        for why, count in sorted(step['why'].items(), key=lambda i: -i[1])[:3]:
+            print('    %5d  %s' % (count, why))
     for r in (failed + wrong)[:10]:
         candidates = oracle.candidate_states(run['states'], r)
         print(
@@ -246,11 +360,8 @@ def report(run, answers, bodies, failed, wrong, refused, mixed):
         'failed': len(failed),
         'wrong': len(wrong),
         'refused': len(refused),
-        'raced rewrites': sum(
-            1
-            for r in run['results']
-            if set(oracle.raced_steps(run['states'], r)) & set(oracle.REWRITES)
-        ),
+        'raced rewrites': sum(s['raced'] for s in by_step.values()),
+        'refused by step': by_step,
         'mixed': len(mixed),
         'troubles': died,
         'booted': run['booted'],
@@ -405,22 +516,7 @@ def compare(figures):
     for f in ext:
         for pid, p in f['peaks'].items():
             bounds.extend(descriptor_bounds(pid, p, peaks, budget))
-    refused = [sum(f['refused'] for f in runs) for runs in (core, ext)]
-    raced = [sum(f['raced rewrites'] for f in runs) for runs in (core, ext)]
-    shares = [r / max(1, n) for r, n in zip(refused, raced)]
-    print(
-        'refused of those racing a rewrite  %5d/%-5d %5d/%-5d  %.2f %.2f'
-        % (refused[0], raced[0], refused[1], raced[1], *shares)
-    )
-    if (
-        shares[1] > shares[0] + REFUSAL_MARGIN
-        and refused[1] > refused[0] + REFUSAL_SLACK
-    ):
-        bounds.append(
-            'FAIL: %.0f%% of the requests racing a rewrite refused, core'
-            ' %.0f%% + a margin of %.0f%%'
-            % (100 * shares[1], 100 * shares[0], 100 * REFUSAL_MARGIN)
-        )
+    bounds.extend(refusal_bounds(core, ext))
     for line in bounds + speed:
         print(line)
     return bounds, speed

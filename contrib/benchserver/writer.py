@@ -84,6 +84,70 @@ def snapshot(repo, dest):
     )
 
 
+def requirement_files(repo):
+    """the files holding REPO's requirements: .hg/requires, and
+    .hg/store/requires in a share-safe repository"""
+    found = [os.path.join(repo, '.hg', 'requires')]
+    store = os.path.join(repo, '.hg', 'store', 'requires')
+    if os.path.exists(store):
+        found.append(store)
+    return found
+
+
+def locked_out(files):
+    """is the repository whose requirement ``files`` these are being
+    swapped by an upgrade? It writes the requirement ``upgradeinprogress``,
+    which no client supports, removes the store and renames the new one
+    in: core refuses every request meanwhile"""
+    for path in files:
+        try:
+            with open(path, 'rb') as fp:
+                if b'upgradeinprogress' in fp.read().split():
+                    return True
+        except FileNotFoundError:
+            return True
+    return False
+
+
+class LockoutWatch:
+    """notes the times a repository is locked out, polling every
+    ``interval`` seconds while the block runs: each lockout is a
+    (begin, end) from the last reading before it to the first after"""
+
+    def __init__(self, repo, interval=0.005):
+        self.files = requirement_files(repo)
+        self.interval = interval
+        self.lockouts = []
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._watch)
+
+    def _watch(self):
+        before, began = time.monotonic(), None
+        while True:
+            done = self._done.is_set()  # then one reading more
+            reading = time.monotonic()
+            locked = locked_out(self.files)
+            if locked and began is None:
+                began = before
+            elif not locked and began is not None:
+                self.lockouts.append((began, time.monotonic()))
+                began = None
+            before = reading
+            if done:
+                break
+            time.sleep(self.interval)
+        if began is not None:
+            self.lockouts.append((began, time.monotonic()))
+
+    def __enter__(self):
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._done.set()
+        self._thread.join()
+
+
 class Writer:
     """runs ``steps`` as the load reaches its marks (spread over the first
     three quarters of ``count`` requests), copying each state it leaves
@@ -100,6 +164,7 @@ class Writer:
         self.count = count
         self.tail = tail
         self.states = []
+        self.lockouts = []  # (begin, end) of each upgrade's store swap
         self.error = []
         self.finished = None  # the load's requests taken when it was done
         self.finished_at = None
@@ -126,10 +191,13 @@ class Writer:
                     time.sleep(0.05)
                 began = time.monotonic()
                 try:
-                    step()
+                    with LockoutWatch(self.served) as watch:
+                        step()
                 except subprocess.CalledProcessError as exc:
                     self.error.append('%s: %s' % (name, exc.stderr.decode()))
                     return
+                finally:
+                    self.lockouts.extend(watch.lockouts)
                 ended = time.monotonic()
                 self.states[-1][3] = ended  # seen until the step is over
                 path = os.path.join(self.work, 'state-%d' % k)

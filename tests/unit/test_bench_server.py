@@ -16,6 +16,7 @@ import random
 import subprocess
 import sys
 import threading
+import time
 import warnings
 
 import pytest
@@ -192,6 +193,53 @@ def test_a_request_may_show_either_state_of_a_step():
     assert oracle.candidate_states(states, {'start': 4.5, 'end': 6}) == [0, 1]
     assert oracle.candidate_states(states, {'start': 6, 'end': 7}) == [1]
     assert oracle.raced_steps(states, {'start': 4.5, 'end': 6}) == ['push']
+
+
+def test_an_upgrades_store_swap_is_noted(tmp_path):
+    hg = tmp_path / '.hg'
+    (hg / 'store').mkdir(parents=True)
+    (hg / 'requires').write_text('share-safe\nstore\n')
+    (hg / 'store' / 'requires').write_text('revlogv1\n')
+    files = writermod.requirement_files(str(tmp_path))
+    assert len(files) == 2 and not writermod.locked_out(files)
+    with writermod.LockoutWatch(str(tmp_path), interval=0.001) as watch:
+        time.sleep(0.05)
+        (hg / 'store' / 'requires').write_text('revlogv1\nupgradeinprogress\n')
+        marked = time.monotonic()
+        time.sleep(0.05)
+        (hg / 'store' / 'requires').unlink()  # the store removed
+        time.sleep(0.05)
+        readable = time.monotonic()
+        (hg / 'store' / 'requires').write_text('revlogv1\nrevlogv2\n')
+        time.sleep(0.3)
+    [(begin, end)] = watch.lockouts
+    # seen readable again long before the watch stopped
+    assert begin <= marked and readable <= end < readable + 0.2
+    # a repository without the store's requires is not locked out for it
+    (hg / 'store' / 'requires').unlink()
+    assert not writermod.locked_out(writermod.requirement_files(str(tmp_path)))
+
+
+def refusal_figures(refused, raced, swapped=(0, 0)):
+    step = {'refused': refused + swapped[0], 'raced': raced + swapped[1]}
+    step.update({'refused locked out': swapped[0], 'locked out': swapped[1]})
+    return [{'refused by step': {'upgrade': step}}]
+
+
+def test_refusals_during_the_store_swap_are_counted_apart(capsys):
+    core = refusal_figures(3, 100, swapped=(300, 310))
+    # more requests refused in a longer swap: core would refuse them too
+    assert (
+        report.refusal_bounds(core, refusal_figures(3, 100, (900, 905))) == []
+    )
+    # the same share as core's, and a few more
+    assert report.refusal_bounds(core, refusal_figures(5, 100)) == []
+    [line] = report.refusal_bounds(core, refusal_figures(20, 100, (9, 9)))
+    assert line.startswith('FAIL: 20% of the requests racing a rewrite')
+    printed = capsys.readouterr().out
+    assert (
+        'refused while the store was swapped   300/310     900/905' in printed
+    )
 
 
 def test_state_labels_are_what_a_step_may_mix(tmp_path):
