@@ -6,6 +6,7 @@ revlogperf
                          [--only Mercurial|+revlogperf] [--rounds N]
                          [--no-upgrade] [--seed N] [--targets]
                          [--config S.N=V] [--core-config S.N=V] [--json FILE]
+    bench_server.py --report FILE... [--targets]
 
 For each configuration (Mercurial alone, then with revlogperf, alternating
 --rounds times), a copy of REPO is served by Mercurial's hgweb WSGI
@@ -47,6 +48,11 @@ is on a loaded machine); per worker, USS, PSS and RSS at the end
 of the load, and the peak of descriptors and of mapped store files (data,
 index, deleted; distinct files), sampled every 20 ms and after each
 request. With both configurations, a last table puts them side by side.
+
+--report reads the --json files of earlier runs (the same repository,
+command and code) and puts all their rounds side by side, with the same
+checks: more rounds than one run can take in a few minutes narrow the
+ranges of the p95 ratios.
 """
 
 import argparse
@@ -200,7 +206,7 @@ def run_config(config, round_, args, hg_path, repo, tmp, urls, source, bodies):
 
 def parse_args(argv):
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-    ap.add_argument('repo')
+    ap.add_argument('repo', nargs='?')
     ap.add_argument('--requests', type=int, default=2000)
     ap.add_argument('--clients', type=int, default=8)
     ap.add_argument('--workers', type=int, default=4)
@@ -232,11 +238,41 @@ def parse_args(argv):
         help='a setting for the runs without revlogperf (repeatable)',
     )
     ap.add_argument('--json', help='write the figures here')
-    return ap.parse_args(argv)
+    ap.add_argument(
+        '--report',
+        nargs='+',
+        metavar='FILE',
+        help='compare the rounds of earlier runs\' --json files instead',
+    )
+    args = ap.parse_args(argv)
+    if (args.repo is None) == (args.report is None):
+        ap.error('give a repository, or --report and the files to compare')
+    return args
+
+
+def report_runs(paths, targets):
+    """put the rounds of earlier runs side by side: the exit status"""
+    figures = []
+    for path in paths:
+        with open(path) as fp:
+            figures.extend(json.load(fp))
+    for config in hgprocess.CONFIGS:
+        print(
+            '%s: %d rounds'
+            % (config, sum(1 for f in figures if f['config'] == config))
+        )
+    bounds, speed = reportmod.compare(figures)
+    failed = any(
+        f['failed'] or f['wrong'] or f['troubles'] or f['verify'] != 'ok'
+        for f in figures
+    )
+    return 1 if failed or bounds or (targets and speed) else 0
 
 
 def main(argv=None):
     args = parse_args(argv)
+    if args.report:
+        return report_runs(args.report, args.targets)
     hg_path = os.path.join(os.path.dirname(sys.executable), 'hg')
     repo = os.path.abspath(args.repo)
     tmp = tempfile.mkdtemp(prefix='bench-server-')

@@ -152,7 +152,9 @@ def refusal_bounds(core, ext):
 
     def total(runs, key):
         return sum(
-            step[key] for f in runs for step in f['refused by step'].values()
+            step[key]
+            for f in runs
+            for step in f.get('refused by step', {}).values()
         )
 
     swapped = [
