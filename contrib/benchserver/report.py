@@ -285,8 +285,8 @@ def report(run, answers, bodies, failed, wrong, refused, mixed):
     by_step = refusals_by_step(run, refused, bodies)
     for name, step in by_step.items():
         print(
-            '  racing the %s: %d/%d refused, %d/%d of them while the store'
-            ' was swapped'
+            '  racing the %s: %d/%d refused; while the store was swapped,'
+            ' %d/%d'
             % (
                 name,
                 step['refused'],
