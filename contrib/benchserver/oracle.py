@@ -116,8 +116,8 @@ def raced_steps(states, result):
     return names
 
 
-def locked_out(lockouts, result):
-    """did a request overlap one of an upgrade's lockouts, (begin, end)
+def during_swap(lockouts, result):
+    """did a request overlap one of an upgrade's store swaps, (begin, end)
     times during which core refuses every request?"""
     return any(
         result['start'] <= end and begin <= result['end']

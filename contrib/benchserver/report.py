@@ -122,7 +122,7 @@ def refusals_by_step(run, refused, bodies):
                 'why': {},
             },
         )
-        locked = oracle.locked_out(run.get('lockouts', ()), r)
+        locked = oracle.during_swap(run.get('lockouts', ()), r)
         step['raced'] += 1
         step['locked out'] += locked
         if id(r) in refused_ids:
@@ -349,6 +349,7 @@ def report(run, answers, bodies, failed, wrong, refused, mixed):
     )
     return ok, {
         'config': run['config'],
+        'passed': ok,
         'elapsed': run['elapsed'],
         'latency': latency,
         'times': times_by_page,
@@ -362,7 +363,6 @@ def report(run, answers, bodies, failed, wrong, refused, mixed):
         'failed': len(failed),
         'wrong': len(wrong),
         'refused': len(refused),
-        'raced rewrites': sum(s['raced'] for s in by_step.values()),
         'refused by step': by_step,
         'mixed': len(mixed),
         'troubles': died,

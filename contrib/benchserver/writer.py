@@ -94,7 +94,7 @@ def requirement_files(repo):
     return found
 
 
-def locked_out(files):
+def swapping(files):
     """is the repository whose requirement ``files`` these are being
     swapped by an upgrade? It writes the requirement ``upgradeinprogress``,
     which no client supports, removes the store and renames the new one
@@ -126,7 +126,7 @@ class LockoutWatch:
         while True:
             done = self._done.is_set()  # then one reading more
             reading = time.monotonic()
-            locked = locked_out(self.files)
+            locked = swapping(self.files)
             if locked and began is None:
                 began = before
             elif not locked and began is not None:
@@ -190,8 +190,9 @@ class Writer:
                 while load.answered < mark:
                     time.sleep(0.05)
                 began = time.monotonic()
+                watch = LockoutWatch(self.served)
                 try:
-                    with LockoutWatch(self.served) as watch:
+                    with watch:
                         step()
                 except subprocess.CalledProcessError as exc:
                     self.error.append('%s: %s' % (name, exc.stderr.decode()))

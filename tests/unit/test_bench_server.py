@@ -205,7 +205,7 @@ def test_an_upgrades_store_swap_is_noted(tmp_path):
     (hg / 'requires').write_text('share-safe\nstore\n')
     (hg / 'store' / 'requires').write_text('revlogv1\n')
     files = writermod.requirement_files(str(tmp_path))
-    assert len(files) == 2 and not writermod.locked_out(files)
+    assert len(files) == 2 and not writermod.swapping(files)
     with writermod.LockoutWatch(str(tmp_path), interval=0.001) as watch:
         time.sleep(0.05)
         (hg / 'store' / 'requires').write_text('revlogv1\nupgradeinprogress\n')
@@ -221,7 +221,7 @@ def test_an_upgrades_store_swap_is_noted(tmp_path):
     assert begin <= marked and readable <= end < readable + 0.2
     # a repository without the store's requires is not locked out for it
     (hg / 'store' / 'requires').unlink()
-    assert not writermod.locked_out(writermod.requirement_files(str(tmp_path)))
+    assert not writermod.swapping(writermod.requirement_files(str(tmp_path)))
 
 
 def refusal_figures(refused, raced, swapped=(0, 0)):
