@@ -221,5 +221,13 @@ def _store_options(orig, ui, requirements, features):
 
 
 def settings(vfs):
-    """the revlogperf ``Settings`` of the repository owning ``vfs``, or None"""
-    return vfs.options.get(OPTIONS_KEY)
+    """the revlogperf ``Settings`` of the repository owning ``vfs``, or None
+
+    None too for an opener that is not a store vfs: core's path, for
+    revlogs opened through another's (a changelog's delaying opener inside
+    a transaction, hg <= 6.8, is a plain function).
+    """
+    options = getattr(vfs, 'options', None)
+    if options is None:
+        return None
+    return options.get(OPTIONS_KEY)

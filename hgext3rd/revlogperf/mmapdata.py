@@ -12,9 +12,13 @@
 
 import collections
 import mmap
+import os
 import weakref
 
-from mercurial import util
+from mercurial import (
+    util,
+    vfs as vfsmod,
+)
 from mercurial.revlogutils import randomaccessfile
 
 from . import compat, mmapindex
@@ -41,12 +45,15 @@ def install(owner, settings):
         return False
     last = index[count - 1]
     size = (last[_OFFSET] >> 16) + last[_LENGTH]
-    opener, filename = owner.opener, segment.filename
+    opener, filename = segment.opener, segment.filename
+    if not isinstance(opener, vfsmod.abstractvfs):
+        return False  # another's opener: core's reads (MappedSegmentFile)
     if settings.why_not_map(None, size, opener, filename, data=True):
         return False
     # the object core made, as configured, with the map added
     segment.__class__ = MappedSegmentFile
     segment._settings = settings
+    segment._vfs = opener
     cache = getattr(owner, compat.CHUNK_CACHE, None)
     if cache is not None:
         segment._chunk_cache = weakref.ref(cache)
@@ -58,11 +65,15 @@ class MappedSegmentFile(randomaccessfile.randomaccessfile):
 
     The file is mapped at the first read. Chunks past the end of the map
     (revisions appended since it was made) come from a new map, or, while
-    this revlog is writing (its data may sit in the write buffer), from the
-    file, as core reads them.
+    this revlog is writing (its data may sit in the write buffer) or reads
+    through an opener other than the store vfs it was mapped with, from
+    the file, as core reads them: a transaction, a release or another
+    extension may replace the opener (hg <= 6.8's changelog delays its
+    writes through a plain function).
     """
 
     _settings = None
+    _vfs = None  # the store vfs the file was mapped through
     _view = None
     _used = False
     _chunk_cache = None  # weak reference: its chunks may be slices of the map
@@ -83,14 +94,15 @@ class MappedSegmentFile(randomaccessfile.randomaccessfile):
 
     def _remap(self, end):
         """map the file again if it reaches ``end``; True if it does"""
-        if self.writing_handle is not None:
+        vfs = self._vfs
+        if self.writing_handle is not None or self.opener is not vfs:
             return False
         try:
-            fp = self.opener(self.filename)
+            fp = vfs(self.filename)
         except FileNotFoundError:
             return False  # core's read reports it
         with fp:
-            if self.opener.fstat(fp).st_size < end:
+            if os.fstat(fp.fileno()).st_size < end:
                 return False  # core's read reports the short file
             limit = self._settings.data_budget
             # the old map goes once no slice of it is left
@@ -98,7 +110,7 @@ class MappedSegmentFile(randomaccessfile.randomaccessfile):
             if not _BUDGET.make_room(self, limit):
                 return False  # read as core reads, until a map is let go
             if not _BUDGET.mapped(self):
-                mmapindex.trace(self._settings, self.opener.join(self.filename))
+                mmapindex.trace(self._settings, vfs.join(self.filename))
             # random reads touch few pages: do not read the whole file in
             mapped = compat.mmapread_lazily(fp)
             self._view = util.buffer(mapped)

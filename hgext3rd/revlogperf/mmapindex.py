@@ -28,7 +28,7 @@ eh = exthelper.exthelper()
 @hotwrap.hot_wrapper(eh, revlog.revlog, '_get_data')
 def _reading_or_mapping(core_get_data):
     def _get_data(rl, filepath, mmap_threshold, size=None):
-        settings = rl.opener.options.get(config.OPTIONS_KEY)
+        settings = config.settings(rl.opener)
         if settings is None:
             return core_get_data(rl, filepath, mmap_threshold, size)
         kind = rl.target[0]
@@ -96,9 +96,10 @@ def _read_or_map(opener, filepath, kind, size, settings, threshold):
 
 
 def trace(settings, path):
-    """say that ``path`` is mapped: with ``trace-mmap``, or in --debug"""
-    msg = _(b'mmapping %s\n') % path
+    """say that ``path`` is mapped, where ``trace-mmap`` asks for it
+
+    Never in --debug: ``ui.debug`` writes to the command's output, which
+    scripts parse (``hg --debug id -i``), and core prints no such line.
+    """
     if settings.trace_mmap:
-        settings.ui.write_err(msg)
-    else:
-        settings.ui.debug(msg)
+        settings.ui.write_err(_(b'mmapping %s\n') % path)
