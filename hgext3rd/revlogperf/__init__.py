@@ -26,8 +26,8 @@ Nothing is mmapped on NFS::
   mmap-index-threshold = 1 MB
   # also mmap large filelog indexes (default: yes)
   mmap-filelogs = yes
-  # print "mmapping <file>" for every file mmapped, index or data
-  # (default: no)
+  # print "mmapping <file>" on stderr for every file mmapped, index or
+  # data; --debug never does, its output is core's (default: no)
   trace-mmap = no
 
 Decompression
@@ -93,8 +93,9 @@ and texts are kept up to ``revlogperf.walk-cache`` bytes, the least
 recently used let go first.
 With the walk cache off, a revlog's first read keeps the chunks it
 decompresses, as Mercurial 6.6 and later do. All is dropped when a
-transaction starts, when the repository is reloaded, and before the next
-command::
+transaction starts, when the repository is reloaded, and when the command
+or request ends: a repository held through Python (a GUI, a script) keeps
+nothing between its calls::
 
   [revlogperf]
   # a byte quantity, or "off" to read as core does (default: 64 MB)

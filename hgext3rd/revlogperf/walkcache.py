@@ -12,12 +12,22 @@
 # A repository keeps, for one command or one hgweb request, the filelogs it
 # opened for reading and the file texts read through them, within
 # ``revlogperf.walk-cache`` bytes. Texts are kept by node, which names
-# their content. All is dropped when a transaction starts, when the
-# repository is invalidated or reloads its changelog, and when the next
-# command or request begins: nothing is seen that core would not see.
+# their content.
+#
+# The walk's lifetime is decided here, in one place (``command_scope`` and
+# ``walk_of``). It lives only while ``dispatch.runcommand`` or an hgweb
+# request runs on that repository object: a repository held through the
+# Python API (a GUI, a web front end, a script) keeps nothing between its
+# calls, and each ``repo.file()`` opens a fresh filelog as in core, which
+# sees what other processes wrote since (a censor, a strip, a rollback).
+# Inside the scope, all is dropped when a transaction starts or a strip
+# ends in this process, on any repository object, when this one is
+# invalidated or reloads its changelog, and when the command or request
+# ends: nothing is answered that core would refuse.
 
 import collections
 import contextlib
+import weakref
 
 from mercurial import (
     dispatch,
@@ -111,6 +121,11 @@ _KEPT_TYPES = (filelog.filelog, filelog.narrowfilelog)
 
 _WALK = '_revlogperf_walk'
 _TEXTS = '_revlogperf_texts'
+_SCOPE = '_revlogperf_scope'
+
+# transactions begun and strips ended in this process, on any repository
+# object: a walk made before one of them is dropped at its next use
+_store_writes = 0
 
 
 class _Walk:
@@ -127,6 +142,7 @@ class _Walk:
         '__weakref__',
         'alive',
         'changelog',
+        'writes',
         'kept',
         'mapped',
         'maps',
@@ -143,6 +159,8 @@ class _Walk:
         self.alive = True
         # the changelog the repository had: another one means a reload
         self.changelog = changelog
+        # another one means something was written since
+        self.writes = _store_writes
         self.kept = util.lrucachedict(MAX_KEPT, maxcost=kept_within(budget))
         # a mapped index holds a descriptor while its filelog lives: no
         # more of those kept than data files may be mapped
@@ -159,6 +177,10 @@ class _Walk:
         self.asked_again = 0
         # texts read again, and new ones read (a list: filelogs share it)
         self.texts_read = [0, 0]
+
+    def outdated(self):
+        """was the store written in this process since the walk began?"""
+        return self.writes != _store_writes
 
     def worth_keeping(self, path):
         """should the filelog of ``path``, not kept, be?"""
@@ -254,14 +276,20 @@ def _held(fl):
 
 def walk_of(repo):
     """the ``_Walk`` of ``repo`` for the command running, or None when
-    nothing may be kept (option off, or a transaction pending in the
-    process that runs a hook)"""
+    nothing may be kept (outside a command or request, option off, or a
+    transaction pending in the process that runs a hook)"""
     unfi = repo.unfiltered()
     found = unfi.__dict__
     walk = found.get(_WALK)
-    if walk is not None and walk.changelog is found.get('changelog'):
+    if (
+        walk is not None
+        and walk.changelog is found.get('changelog')
+        and not walk.outdated()
+    ):
         return walk
     forget(unfi)
+    if not found.get(_SCOPE):
+        return None
     settings = config.settings(unfi.svfs)
     if (
         settings is None
@@ -288,6 +316,30 @@ def forget(repo):
         walk.clear()
 
 
+@contextlib.contextmanager
+def command_scope(repo):
+    """keep what ``repo`` reads while one command or request runs on it
+
+    A scope inside another (a command server's commands and hgweb's
+    requests run inside ``hg serve``'s) starts and ends with nothing kept
+    too: the next command or request sees what was written in between.
+    """
+    found = repo.unfiltered().__dict__
+    outer = found.get(_SCOPE, False)
+    forget(repo)
+    found[_SCOPE] = True
+    try:
+        yield
+    finally:
+        found[_SCOPE] = outer
+        forget(repo)
+
+
+def _count_store_write():
+    global _store_writes
+    _store_writes += 1
+
+
 def _keep_filelog(orig, repo, path, *args, **kwargs):
     # a filelog for writing (7.0+: writable=True) is never kept, nor one
     # opened while a transaction runs (hg <= 6.9 writes through those)
@@ -303,17 +355,9 @@ def _keep_filelog(orig, repo, path, *args, **kwargs):
         fl = orig(repo, path)
         if type(fl) not in _KEPT_TYPES:
             return fl
-        # not the walk itself: the filelog would hold itself alive
-        # (texts read again, texts read) through this filelog
+        # weakly: the walk keeps the filelog. Its texts (read again, read)
         reads = [0, 0]
-        kept = (
-            path,
-            walk.kept,
-            walk.largest,
-            reads,
-            walk.texts_read,
-            walk.churn,
-        )
+        kept = (path, weakref.ref(walk), reads)
         setattr(fl, _TEXTS, kept)
         # perf.py and others clear the caches of the revlog inside
         setattr(fl._revlog, _TEXTS, kept)
@@ -342,7 +386,12 @@ def keeping_texts(core_revision):
         # a revision number, or hg <= 6.3's _df: core's path
         if kept is None or args or kwargs or type(node) is not bytes:
             return core_revision(fl, node, *args, **kwargs)
-        path, texts, largest, reads, walk_reads, churn = kept
+        path, walk, reads = kept
+        walk = walk()
+        # a filelog held past its command or request reads as core's
+        if walk is None or not walk.alive:
+            return core_revision(fl, node)
+        texts, largest, walk_reads = walk.kept, walk.largest, walk.texts_read
         key = (path, node)
         text = texts.get(key)
         if text is not None:
@@ -369,7 +418,7 @@ def keeping_texts(core_revision):
                 # FILE) grows its chunk cache meanwhile
                 if texts.peek(path, None) is fl:
                     texts.insert(path, fl, cost=_held(fl))
-                _count_kept(churn, texts, len(text))
+                _count_kept(walk.churn, texts, len(text))
         return text
 
     return revision
@@ -378,14 +427,16 @@ def keeping_texts(core_revision):
 @eh.wrapfunction(revlog.revlog, 'clearcaches')
 def _forget_texts_with_caches(orig, rl, *args, **kwargs):
     kept = rl.__dict__.get(_TEXTS)
-    if kept is not None:
-        kept[1].clear()
+    walk = kept[1]() if kept is not None else None
+    if walk is not None:
+        walk.kept.clear()
     return orig(rl, *args, **kwargs)
 
 
 @eh.wrapfunction(localrepo.localrepository, 'transaction')
 def _forget_before_writing(orig, repo, *args, **kwargs):
     forget(repo)
+    _count_store_write()
     return orig(repo, *args, **kwargs)
 
 
@@ -398,20 +449,18 @@ def _forget_on_invalidate(orig, repo, *args, **kwargs):
 @eh.wrapfunction(localrepo.localrepository, 'destroyed')
 def _forget_after_strip(orig, repo, *args, **kwargs):
     forget(repo)
+    _count_store_write()
     return orig(repo, *args, **kwargs)
 
 
 @eh.wrapfunction(dispatch, 'runcommand')
-def _forget_around_command(orig, lui, repo, *args, **kwargs):
+def _keep_within_command(orig, lui, repo, *args, **kwargs):
     # a command server runs many commands on one repository, and waits
     # between them holding nothing of the last one
     if repo is None:
         return orig(lui, repo, *args, **kwargs)
-    forget(repo)
-    try:
+    with command_scope(repo):
         return orig(lui, repo, *args, **kwargs)
-    finally:
-        forget(repo)
 
 
 @eh.wrapfunction(hg.cachedlocalrepo, 'fetch')
@@ -463,7 +512,7 @@ def _forget_after_request(orig, web):
     # the page is generated inside: it is sent when this exits
     with orig(web) as repo:
         try:
-            yield repo
+            with command_scope(repo):
+                yield repo
         finally:
-            forget(repo)
             mmapdata.let_pages_go()

@@ -64,25 +64,25 @@ def _newest_first(store):
     return [store.revision(node) for node in nodes]
 
 
-def test_a_file_read_newest_first(sample, starts):
+def test_a_file_read_newest_first(sample, starts, command):
     expected = _newest_first(_repository(sample, b'off').file(b'ChangeLog'))
-    repo = _repository(sample)  # kept: the walk is the repository's
+    repo = command(_repository(sample))  # kept: the walk is the repository's
     assert _newest_first(repo.file(b'ChangeLog')) == expected
     assert len(starts) > len(expected) // 2
     assert any(place > 0 for rev, place in starts)  # from a checkpoint
 
 
-def test_the_manifest_read_newest_first(sample, starts):
+def test_the_manifest_read_newest_first(sample, starts, command):
     core = _repository(sample, b'off').manifestlog.getstorage(b'')
     expected = _newest_first(core)
-    repo = _repository(sample)
+    repo = command(_repository(sample))
     repo.file(b'ChangeLog')  # the walk starts at the first filelog
     assert _newest_first(repo.manifestlog.getstorage(b'')) == expected
     assert any(place > 0 for rev, place in starts)
 
 
-def test_nothing_kept_once_the_walk_is_dropped(sample, starts):
-    repo = _repository(sample)
+def test_nothing_kept_once_the_walk_is_dropped(sample, starts, command):
+    repo = command(_repository(sample))
     fl = repo.file(b'ChangeLog')
     _newest_first(fl)
     walkcache.forget(repo)
@@ -91,8 +91,8 @@ def test_nothing_kept_once_the_walk_is_dropped(sample, starts):
     assert starts == []  # core's reads, nothing kept
 
 
-def test_a_revlog_read_once_is_read_by_core(sample, starts):
-    repo = _repository(sample)
+def test_a_revlog_read_once_is_read_by_core(sample, starts, command):
+    repo = command(_repository(sample))
     fl = repo.file(b'ChangeLog')
     tip, before = fl.node(len(fl) - 1), fl.node(len(fl) - 2)
     fl.revision(tip)
@@ -102,7 +102,7 @@ def test_a_revlog_read_once_is_read_by_core(sample, starts):
     assert compat.revision_cache(fl._revlog) is not None
 
 
-def test_a_revlog_read_oldest_first_is_read_by_core(sample, starts):
+def test_a_revlog_read_oldest_first_is_read_by_core(sample, starts, command):
     """verify reads each revision after the one before: core's own text is
     often in the chain, and looking at the chain first cost it 8%"""
 
@@ -118,5 +118,5 @@ def test_a_revlog_read_oldest_first_is_read_by_core(sample, starts):
         return len(looked)
 
     core = chains_looked_at(_repository(sample, b'off'))
-    assert chains_looked_at(_repository(sample)) == core
+    assert chains_looked_at(command(_repository(sample))) == core
     assert starts == []

@@ -194,10 +194,12 @@ def growing_file(tmp_path, revisions, **settings):
     not chunkcache.compat.NO_CORE_CHUNK_CACHE,
     reason="Mercurial 6.6+ caches decompressed chunks itself",
 )
-def test_revlogs_of_older_releases_get_the_chunk_cache(tmp_path, monkeypatch):
+def test_revlogs_of_older_releases_get_the_chunk_cache(
+    tmp_path, monkeypatch, command
+):
     from mercurial import revlog
 
-    repo = growing_file(tmp_path, 12)
+    repo = command(growing_file(tmp_path, 12))
     fl = repo.file(b"f")._revlog
     # newest first, each read finds chunks of the one before; then all of
     # them again (the first read, before the cache, kept none)

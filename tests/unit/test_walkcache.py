@@ -39,7 +39,7 @@ def _with_revlogperf(**settings):
 
 
 @pytest.mark.skipif(not os.path.exists(HG), reason='no hg beside python')
-def test_filelogs_with_mapped_indexes_stay_within_the_budget(tmp_path):
+def test_filelogs_with_mapped_indexes_stay_within_the_budget(tmp_path, command):
     env = {**os.environ, 'HGRCPATH': '', 'HGUSER': 'test'}
     path = tmp_path / 'repo'
     subprocess.run([HG, 'init', str(path)], check=True, env=env)
@@ -52,7 +52,7 @@ def test_filelogs_with_mapped_indexes_stay_within_the_budget(tmp_path):
             env=env,
         )
     ui = _with_revlogperf(mmap_index_threshold=b'1k', mmap_data_budget=b'2')
-    repo = hg.repository(ui, str(path).encode())
+    repo = command(hg.repository(ui, str(path).encode()))
     texts = [repo.file(name.encode()).read(repo.file(name.encode()).node(0))]
     for name in FILES:
         fl = repo.file(name.encode())
@@ -93,13 +93,13 @@ def test_a_replaced_repository_lets_go_of_its_maps(tmp_path):
 
 
 @pytest.mark.skipif(not os.path.exists(HG), reason='no hg beside python')
-def test_filelogs_and_texts_stay_within_the_bound(tmp_path):
+def test_filelogs_and_texts_stay_within_the_bound(tmp_path, command):
     # a filelog costs what it holds: its index, its chunk cache and its
     # cached text, costed again while it is read
     from hgext3rd.revlogperf import compat
 
     path = _sample(tmp_path, 300, 40)
-    repo = hg.repository(_with_revlogperf(walk_cache=b'256k'), path)
+    repo = command(hg.repository(_with_revlogperf(walk_cache=b'256k'), path))
     walk = None
     for rev in range(len(repo) - 1, len(repo) - 101, -1):
         ctx = repo[rev]
@@ -161,12 +161,12 @@ def test_an_hgweb_worker_holds_no_page_of_its_maps_between_requests(
 
 
 def test_a_filelog_whose_texts_are_not_read_again_stops_keeping_them(
-    tmp_path,
+    tmp_path, command
 ):
     """annotate reads each revision once, through one filelog: the walk
     would fill its bound with texts no one reads again"""
     path = _sample(tmp_path, 300, 10)
-    repo = hg.repository(_with_revlogperf(), path)
+    repo = command(hg.repository(_with_revlogperf(), path))
     name = max(repo[b'tip'].manifest(), key=lambda f: len(repo.file(f)))
     fl = repo.file(name)
     walk = walkcache.walk_of(repo)
@@ -177,6 +177,7 @@ def test_a_filelog_whose_texts_are_not_read_again_stops_keeping_them(
     assert len(texts()) == walkcache.ON_TRIAL
 
     def read_in(repo, nodes):
+        command(repo)
         repo.changelog
         fl = repo.file(name)
         for node in nodes(fl):
@@ -199,13 +200,13 @@ def test_a_filelog_whose_texts_are_not_read_again_stops_keeping_them(
 
 
 def test_a_walk_whose_texts_are_not_read_again_stops_keeping_them(
-    tmp_path, monkeypatch
+    tmp_path, monkeypatch, command
 ):
     """verify reads the first text of each file, and none again: past the
     walk's trial, a filelog on trial keeps no more; one whose own texts
     are read again keeps them, and so does a walk whose texts are"""
     path = _sample(tmp_path, 40, 12)
-    repo = hg.repository(_with_revlogperf(), path)
+    repo = command(hg.repository(_with_revlogperf(), path))
     # the extension as loaded reads its filelogs
     loaded = sys.modules[extensions.find(b'revlogperf').__name__ + '.walkcache']
     monkeypatch.setattr(loaded, 'TEXTS_ON_TRIAL', 4)
@@ -233,14 +234,16 @@ def test_a_walk_whose_texts_are_not_read_again_stops_keeping_them(
     assert first(names[8]) in texts()
 
 
-def test_filelogs_no_one_asks_for_again_are_not_kept(tmp_path, monkeypatch):
+def test_filelogs_no_one_asks_for_again_are_not_kept(
+    tmp_path, monkeypatch, command
+):
     """update asks for each file once, verify for few of them again: a walk
     keeps a trial's worth of filelogs, then new ones while files are asked
     for again often enough; the texts of a filelog not kept are kept (diff
     reads each side twice)"""
     monkeypatch.setattr(walkcache, 'FILELOGS_ON_TRIAL', 4)
     path = _sample(tmp_path, 40, 12)
-    repo = hg.repository(_with_revlogperf(), path)
+    repo = command(hg.repository(_with_revlogperf(), path))
     names = sorted(repo[b'tip'].manifest())
     assert len(names) > 8
     walk = walkcache.walk_of(repo)
