@@ -1,24 +1,60 @@
 #!/usr/bin/env python3
 """run Mercurial's own tests plainly and with revlogperf, and compare
 
-    hgsuite.py --hg HG --tests-dir DIR --list FILE --extension PATH [-j N]
-               [--timeout S]
+    hgsuite.py --hg HG --tests-dir DIR --extension PATH
+               (--list FILE | --all [--shard K/N])
+               [--profile defaults|forced] [--results DIR]
+               [--expected FILE] [--pure] [-j N] [--timeout S]
 
-Runs the tests named in FILE (those DIR has) with DIR's run-tests.py, once
-plainly and once with ``--extra-config-opt extensions.revlogperf=PATH``,
-prints each test's result under both, and exits 1 if any differs. A failure
-is shown with a digest of its output: a test that fails in both runs is the
-same only if it fails with the same output, and is listed, not hidden.
+Runs Mercurial's tests with DIR's run-tests.py, once plainly and once with
+``--extra-config-opt extensions.revlogperf=PATH`` and the profile's
+settings, and compares each test's result and output: a test is the same
+when both pass, both are skipped, or both fail with the same output.
+
+``--list FILE`` runs the tests named in FILE (those DIR has); ``--all``
+runs every test of the release (``test-*.t`` and ``test-*.py``), or with
+``--shard K/N`` every N-th of them from the K-th, so that N runs cover the
+suite. With ``--results DIR``, the plain results are kept in
+DIR/plain.json and reused: they do not change when revlogperf does. Each
+profile's comparison goes to DIR/PROFILE/shard-K-of-N.json.
+
+Profiles: ``defaults`` is revlogperf as users get it; ``forced`` engages
+every mechanism at any size (thresholds at 0, two data maps, a 32 KB walk
+cache, filelog maps, and ``tests/testlib/forcegates.py`` for the gates no
+setting reaches).
+
+A difference listed in ``--expected FILE`` (by test, and a pattern for
+each differing line) is counted apart; exits 1 when any other differs.
 """
 
 import argparse
+import difflib
 import hashlib
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
 import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TESTLIB = os.path.join(HERE, '..', 'tests', 'testlib')
+
+PROFILES = {
+    'defaults': [],
+    'forced': [
+        'revlogperf.mmap-index-threshold=0',
+        'revlogperf.mmap-data-threshold=0',
+        # two maps: a command's third data file evicts one
+        'revlogperf.mmap-data-budget=2',
+        # tens of KB: walks evict, and keep checkpoints
+        'revlogperf.walk-cache=32k',
+        'revlogperf.mmap-filelogs=yes',
+        'extensions.revlogperf-forcegates=%s'
+        % os.path.abspath(os.path.join(TESTLIB, 'forcegates.py')),
+    ],
+}
 
 
 def read_list(path):
@@ -30,19 +66,76 @@ def read_list(path):
         ]
 
 
-def make_test_repo(args):
+def all_tests(tests_dir):
+    """every test of a release, as run-tests.py finds them"""
+    return sorted(
+        name
+        for name in os.listdir(tests_dir)
+        if name.startswith('test-')
+        and (name.endswith('.t') or name.endswith('.py'))
+    )
+
+
+def shard(tests, spec):
+    """the tests of shard ``K/N``: every N-th from the K-th"""
+    k, n = (int(part) for part in spec.split('/'))
+    if not 1 <= k <= n:
+        raise SystemExit('--shard K/N needs 1 <= K <= N, not %s' % spec)
+    return tests[k - 1 :: n]
+
+
+def read_expected(path):
+    """{test: [(pattern, reason)]} from an expected-differences file
+
+    Each entry is ``TEST<tab>PATTERN``, a regular expression that a
+    differing line (``+`` or ``-`` and the line) must match, under a
+    ``# why:`` comment that gives its reason; every entry needs one.
+    """
+    expected = {}
+    reason = None
+    if not path:
+        return expected
+    with open(path) as fp:
+        in_reason = False
+        for number, line in enumerate(fp, 1):
+            line = line.rstrip('\n')
+            if line.startswith('# why:'):
+                reason, in_reason = line[len('# why:') :].strip(), True
+            elif line.startswith('#') and in_reason:
+                reason += ' ' + line[1:].strip()  # the reason goes on
+            elif line.strip() and not line.startswith('#'):
+                in_reason = False
+                test, _tab, pattern = line.partition('\t')
+                if not pattern or not reason:
+                    raise SystemExit(
+                        '%s:%d: expected "TEST<tab>PATTERN" under a'
+                        ' "# why:" line' % (path, number)
+                    )
+                expected.setdefault(test, []).append(
+                    (re.compile(pattern), reason)
+                )
+    return expected
+
+
+def make_test_repo(tests_dir, hg):
     """let the tests that need a Mercurial checkout ("test-repo") run
 
     test-contrib-perf.t is one; an empty repository in the sdist's root is
     enough for all of it but its check of perf.py against Mercurial's own
     history, which then fails the same way with and without revlogperf.
     """
-    root = os.path.join(args.tests_dir, '..')
+    root = os.path.join(tests_dir, '..')
     if not os.path.isdir(os.path.join(root, '.hg')):
-        subprocess.check_call([args.hg, 'init', root])
+        subprocess.check_call([hg, 'init', root])
 
 
 def run(args, tests, extra):
+    """{test or test#case: (result, output)}, and the seconds it took
+
+    ``output`` is the test's output where it failed (its .err), else None.
+    """
+    if not tests:
+        return {}, 0.0
     outdir = tempfile.mkdtemp(prefix='hgsuite-')
     command = [
         sys.executable,
@@ -56,7 +149,11 @@ def run(args, tests, extra):
         '--json',
         '--outputdir',
         outdir,
-    ] + extra
+    ]
+    if args.pure:
+        command.append('--pure')
+    for option in extra:
+        command += ['--extra-config-opt', option]
     started = time.time()
     proc = subprocess.run(
         command + tests,
@@ -71,22 +168,113 @@ def run(args, tests, extra):
         sys.exit('run-tests.py ran no test:\n%s' % proc.stderr.decode())
     results = {}
     for name, entry in report.items():
-        result = entry['result']
+        result, output = entry['result'], None
         err = os.path.join(outdir, name + '.err')
         if result == 'failure' and os.path.exists(err):
-            # two runs fail alike only with the same output
             with open(err, 'rb') as fp:
-                result = 'failure %s' % hashlib.md5(fp.read()).hexdigest()[:6]
-        results[name] = result
+                output = fp.read().decode('utf-8', 'replace')
+        results[name] = (result, output)
     return results, time.time() - started
+
+
+def verdict(result, output):
+    """what two runs must share: the result, and a failure's output"""
+    if output is None:
+        return result
+    return '%s %s' % (result, hashlib.md5(output.encode()).hexdigest()[:6])
+
+
+def differing_lines(tests_dir, case, plain, other):
+    """the lines by which ``other``'s output differs from ``plain``'s
+    (a passing test's output is its .t file)"""
+
+    def output(entry):
+        result, text = entry
+        if text is not None:
+            return text.splitlines()
+        name = case.split('#')[0]
+        with open(os.path.join(tests_dir, name), encoding='utf-8') as fp:
+            return fp.read().splitlines()
+
+    return [
+        line
+        for line in difflib.unified_diff(output(plain), output(other), n=0)
+        if line[:1] in '+-' and not line.startswith(('+++', '---'))
+    ]
+
+
+def explained(lines, patterns):
+    """the reasons, if every differing line matches an expected pattern"""
+    reasons = set()
+    for line in lines:
+        found = [why for pattern, why in patterns if pattern.search(line)]
+        if not found:
+            return None
+        reasons.add(found[0])
+    return sorted(reasons)
+
+
+def load_plain(path):
+    try:
+        with open(path) as fp:
+            return {k: tuple(v) for k, v in json.load(fp).items()}
+    except FileNotFoundError:
+        return {}
+
+
+def save_json(path, data):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path + '.tmp', 'w') as fp:
+        json.dump(data, fp, indent=1, sort_keys=True)
+    os.replace(path + '.tmp', path)
+
+
+def compare(args, tests, plain, other, expected):
+    """one row per test (or case), and the counts"""
+    cases = sorted(
+        set(other) | {c for c in plain if c.split('#')[0] in tests},
+        key=lambda name: (tests.index(name.split('#')[0]), name),
+    )
+    rows = []
+    counts = {'same': 0, 'differ': 0, 'expected': 0, 'skipped': 0}
+    for case in cases:
+        a = plain.get(case, ('missing', None))
+        b = other.get(case, ('missing', None))
+        row = {'test': case, 'plain': verdict(*a), 'revlogperf': verdict(*b)}
+        if row['plain'] == row['revlogperf']:
+            row['status'] = 'same'
+            if a[0] == 'skip':
+                counts['skipped'] += 1
+            else:
+                counts['same'] += 1
+        else:
+            lines = differing_lines(args.tests_dir, case, a, b)
+            reasons = explained(lines, expected.get(case.split('#')[0], []))
+            if lines and reasons:
+                row['status'], row['reasons'] = 'expected', reasons
+                counts['expected'] += 1
+            else:
+                row['status'], row['lines'] = 'differs', lines[:200]
+                counts['differ'] += 1
+        rows.append(row)
+    return rows, counts
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--hg', required=True)
     ap.add_argument('--tests-dir', required=True)
-    ap.add_argument('--list', required=True)
     ap.add_argument('--extension', required=True)
+    which = ap.add_mutually_exclusive_group(required=True)
+    which.add_argument('--list')
+    which.add_argument('--all', action='store_true')
+    ap.add_argument('--shard', default='1/1', help='K/N (with --all)')
+    ap.add_argument('--profile', choices=sorted(PROFILES), default='defaults')
+    ap.add_argument('--results', help='keep results in this folder')
+    ap.add_argument('--expected', help='the expected differences')
+    ap.add_argument(
+        '--pure', action='store_true', help='the pure module policy'
+    )
     ap.add_argument('-j', '--jobs', type=int, default=2)
     # run-tests.py's 180 s default is too short for test-persistent-nodemap.t
     # and test-upgrade-repo.t on a busy 2-core machine: a timeout is not a
@@ -96,38 +284,71 @@ def main(argv=None):
     # run-tests.py runs in the tests directory
     args.hg = os.path.abspath(args.hg)
 
-    listed = read_list(args.list)
-    tests = [
-        t for t in listed if os.path.exists(os.path.join(args.tests_dir, t))
-    ]
-    missing = sorted(set(listed) - set(tests))
-    if missing:
-        print('not in this release: %s' % ' '.join(missing))
-    make_test_repo(args)
-    plain, plain_time = run(args, tests, [])
-    extra = [
-        '--extra-config-opt',
-        'extensions.revlogperf=%s' % os.path.abspath(args.extension),
-    ]
-    with_ext, ext_time = run(args, tests, extra)
+    if args.all:
+        tests = shard(all_tests(args.tests_dir), args.shard)
+    else:
+        listed = read_list(args.list)
+        tests = [
+            t for t in listed if os.path.exists(os.path.join(args.tests_dir, t))
+        ]
+        missing = sorted(set(listed) - set(tests))
+        if missing:
+            print('not in this release: %s' % ' '.join(missing))
+    expected = read_expected(args.expected)
+    make_test_repo(args.tests_dir, args.hg)
 
-    # a test with cases is reported once per case, as test.t#case
-    cases = sorted(
-        set(plain) | set(with_ext),
-        key=lambda name: (tests.index(name.split('#')[0]), name),
-    )
-    differ = 0
+    plain_path = args.results and os.path.join(args.results, 'plain.json')
+    plain = load_plain(plain_path) if plain_path else {}
+    # a test with cases is kept as test.t#case
+    known = {case.split('#')[0] for case in plain}
+    todo = [t for t in tests if t not in known]
+    found, plain_time = run(args, todo, [])
+    plain.update(found)
+    if plain_path and found:
+        save_json(plain_path, plain)
+    extra = [
+        'extensions.revlogperf=%s' % os.path.abspath(args.extension)
+    ] + PROFILES[args.profile]
+    other, other_time = run(args, tests, extra)
+
+    rows, counts = compare(args, tests, plain, other, expected)
     print('%-55s %-14s %-14s' % ('test', 'plain', 'revlogperf'))
-    for case in cases:
-        a, b = plain.get(case, 'missing'), with_ext.get(case, 'missing')
-        mark = '' if a == b else '   <-- differs'
-        differ += a != b
-        print('%-55s %-14s %-14s%s' % (case, a, b, mark))
-    print(
-        '%d tests, %d results; plain run %.0f s, revlogperf run %.0f s; '
-        '%d differ' % (len(tests), len(cases), plain_time, ext_time, differ)
+    for row in rows:
+        mark = {'same': '', 'expected': '   (expected)'}.get(
+            row['status'], '   <-- differs'
+        )
+        print(
+            '%-55s %-14s %-14s%s'
+            % (row['test'], row['plain'], row['revlogperf'], mark)
+        )
+        for line in row.get('lines', [])[:20]:
+            print('      %s' % line)
+    summary = (
+        '%d tests run (%s, %s): %d same, %d differ, %d expected, '
+        '%d skipped in both; plain run %.0f s (%d tests), revlogperf '
+        'run %.0f s'
+        % (
+            len(tests),
+            args.profile,
+            'shard %s' % args.shard if args.all else args.list,
+            counts['same'],
+            counts['differ'],
+            counts['expected'],
+            counts['skipped'],
+            plain_time,
+            len(todo),
+            other_time,
+        )
     )
-    return 1 if differ else 0
+    if args.results:
+        k, n = args.shard.split('/') if args.all else ('list', '')
+        name = 'shard-%s-of-%s.json' % (k, n) if args.all else 'list.json'
+        save_json(
+            os.path.join(args.results, args.profile, name),
+            {'rows': rows, 'counts': counts, 'summary': summary},
+        )
+    print(summary)
+    return 1 if counts['differ'] else 0
 
 
 if __name__ == '__main__':

@@ -1,0 +1,58 @@
+"""contrib/hgsuite.py: shards cover the suite once, and a difference is
+expected only where every differing line has a reviewed reason"""
+
+import argparse
+import os
+import sys
+
+import pytest
+
+sys.path.insert(
+    0, os.path.join(os.path.dirname(__file__), '..', '..', 'contrib')
+)
+
+import hgsuite  # noqa: E402
+
+ROOT = os.path.join(os.path.dirname(__file__), '..', '..')
+
+
+def test_the_shards_cover_every_test_once():
+    tests = ['test-%03d.t' % i for i in range(100)]
+    shards = [hgsuite.shard(tests, '%d/7' % k) for k in range(1, 8)]
+    assert sorted(sum(shards, [])) == tests
+    with pytest.raises(SystemExit):
+        hgsuite.shard(tests, '8/7')
+
+
+def test_every_expected_difference_has_a_reason(tmp_path):
+    expected = hgsuite.read_expected(
+        os.path.join(ROOT, 'tests', 'hg-suite-expected.txt')
+    )
+    assert expected
+    for entries in expected.values():
+        assert all(len(reason) > 20 for _pattern, reason in entries)
+    bare = tmp_path / 'bare.txt'
+    bare.write_text('test-x.t\t^\\+foo\n')
+    with pytest.raises(SystemExit):
+        hgsuite.read_expected(str(bare))
+
+
+def test_a_difference_is_expected_only_if_every_line_is(tmp_path):
+    (tmp_path / 'test-a.t').write_text('  $ hg help\n  one\n')
+    listed = tmp_path / 'expected.txt'
+    listed.write_text(
+        '# why: the extension adds a line\ntest-a.t\t^\\+  two$\n'
+    )
+    args = argparse.Namespace(tests_dir=str(tmp_path))
+    expected = hgsuite.read_expected(str(listed))
+    plain = {'test-a.t': ('success', None)}
+    added = {'test-a.t': ('failure', '  $ hg help\n  one\n  two\n')}
+    changed = {'test-a.t': ('failure', '  $ hg help\n  three\n  two\n')}
+    rows, counts = hgsuite.compare(args, ['test-a.t'], plain, added, expected)
+    assert counts['expected'] == 1 and counts['differ'] == 0
+    rows, counts = hgsuite.compare(args, ['test-a.t'], plain, changed, expected)
+    assert counts['differ'] == 1
+    assert rows[0]['lines'] == ['-  one', '+  three', '+  two']
+    same = {'test-a.t': ('skip', None)}
+    rows, counts = hgsuite.compare(args, ['test-a.t'], same, same, expected)
+    assert counts['skipped'] == 1
