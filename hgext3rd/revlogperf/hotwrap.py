@@ -7,12 +7,18 @@
 # the method it replaces, and called with the method's own arguments.
 
 
-def hot_wrapper(eh, container, name):
+from . import lazyload
+
+
+def hot_wrapper(eh, container, name, module=None):
     """decorate ``make(orig) -> replacement`` to wrap ``container.name``
 
     ``exthelper.wrapfunction``'s counterpart, for read paths: the
     replacement is made at extsetup from the method in place then, which it
-    calls directly. It stays in Mercurial's wrapper chain: where another
+    calls directly. With ``module``, ``container`` is a function that
+    returns it, and the wrapper is made once ``module`` is executed
+    (lazyload.after_load): a command that never runs it does not pay for
+    it. It stays in Mercurial's wrapper chain: where another
     extension's wrapper is removed (``extensions.unwrapfunction``), the
     chain is wrapped again with ``unbound``, which works as any wrapper,
     at bind's cost.
@@ -22,15 +28,22 @@ def hot_wrapper(eh, container, name):
         def unbound(orig, *args, **kwargs):
             return make(orig)(*args, **kwargs)
 
-        @eh.extsetup
-        def wrap(ui):
-            orig = getattr(container, name)
+        def wrap(found):
+            orig = getattr(found, name)
             replacement = make(orig)
             # what extensions.wrapfunction records of a wrapper
             replacement._origfunc = orig
             replacement._unboundwrapper = unbound
-            setattr(container, name, replacement)
+            setattr(found, name, replacement)
 
+        if module is None:
+            eh.extsetup(lambda ui: wrap(container))
+        else:
+            eh.extsetup(
+                lambda ui: lazyload.after_load(
+                    module, lambda: wrap(container())
+                )
+            )
         return make
 
     return register

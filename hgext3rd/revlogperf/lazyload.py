@@ -8,6 +8,8 @@
 
 import importlib.util
 
+from mercurial import extensions
+
 # Python's own class for a module not executed yet (3.6 to 3.14 at least)
 _LazyModule = getattr(importlib.util, '_LazyModule', None)
 
@@ -44,3 +46,21 @@ class _ThenCall:
 
     def __getattr__(self, name):
         return getattr(self._loader, name)
+
+
+def wrap_after_load(eh, module, container, name, wrapper):
+    """``extensions.wrapfunction(container(), name, wrapper)`` once
+    ``module`` has been executed (``container`` returns the object that
+    holds ``name``: the module or one of its classes)
+
+    For the modules a command may never run (hg, transaction, repair,
+    filelog): wrapping them at set-up would run them, for every command
+    that opens a repository.
+    """
+
+    @eh.extsetup
+    def _wrap_later(ui):
+        after_load(
+            module,
+            lambda: extensions.wrapfunction(container(), name, wrapper),
+        )

@@ -53,7 +53,7 @@ from mercurial import (
 )
 from mercurial.utils import stringutil
 
-from . import config
+from . import config, lazyload
 
 eh = exthelper.exthelper()
 
@@ -291,8 +291,17 @@ def _one_warning_per_operation(orig, *args, **kwargs):
             _warn_in_place(files[0][0], [(p, r) for ui, p, r in files])
 
 
-eh.wrapfunction(transaction, '_playback')(_one_warning_per_operation)
-eh.wrapfunction(repair, 'strip')(_one_warning_per_operation)
+# only once the command runs them: most never shorten a file
+lazyload.wrap_after_load(
+    eh,
+    transaction,
+    lambda: transaction,
+    '_playback',
+    _one_warning_per_operation,
+)
+lazyload.wrap_after_load(
+    eh, repair, lambda: repair, 'strip', _one_warning_per_operation
+)
 
 
 def _list_copy(store, copy, createmode=None):

@@ -116,8 +116,11 @@ LOOK_AT_GAPS = 8
 kept since: looking walks the heap's free lists, and at every filelog
 asked for made ``diff`` 13% slower (curl, 7.2.4, 2026-12)"""
 
-# nothing else: remotefilelog and others return storage of their own
-_KEPT_TYPES = (filelog.filelog, filelog.narrowfilelog)
+
+def _kept_types():
+    """the filelogs a walk keeps (not remotefilelog's or others' storage)"""
+    return (filelog.filelog, filelog.narrowfilelog)
+
 
 _WALK = '_revlogperf_walk'
 _TEXTS = '_revlogperf_texts'
@@ -353,7 +356,7 @@ def _keep_filelog(orig, repo, path, *args, **kwargs):
     fl = walk.kept.get(path)
     if fl is None:
         fl = orig(repo, path)
-        if type(fl) not in _KEPT_TYPES:
+        if type(fl) not in _kept_types():
             return fl
         # weakly: the walk keeps the filelog. Its texts (read again, read)
         reads = [0, 0]
@@ -376,7 +379,7 @@ for _storage in compat.FILE_STORAGE_CLASSES:
     eh.wrapfunction(_storage, 'file')(_keep_filelog)
 
 
-@hotwrap.hot_wrapper(eh, filelog.filelog, 'revision')
+@hotwrap.hot_wrapper(eh, lambda: filelog.filelog, 'revision', filelog)
 def keeping_texts(core_revision):
     """``filelog.revision`` that answers from, and fills, the texts its
     repository keeps for the command"""
@@ -463,7 +466,6 @@ def _keep_within_command(orig, lui, repo, *args, **kwargs):
         return orig(lui, repo, *args, **kwargs)
 
 
-@eh.wrapfunction(hg.cachedlocalrepo, 'fetch')
 def _let_go_of_a_replaced_repository(orig, cached):
     # hgweb makes a new repository when the store changed (its walk was
     # dropped when its last request ended: _forget_after_request)
@@ -474,6 +476,16 @@ def _let_go_of_a_replaced_repository(orig, cached):
         # thread its own cachedlocalrepo)
         mmapdata.let_go_of_repository(old)
     return repo, created
+
+
+# once hg runs: hgweb does, and most commands never make one
+lazyload.wrap_after_load(
+    eh,
+    hg,
+    lambda: hg.cachedlocalrepo,
+    'fetch',
+    _let_go_of_a_replaced_repository,
+)
 
 
 @eh.extsetup
