@@ -57,24 +57,24 @@ $(VENV)/.installed:
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install -q --upgrade pip setuptools wheel
 	$(VENV)/bin/pip install -q mercurial==$(HG_VERSION) zstandard pytest hypothesis
-	touch $@
+	@touch $@
 
 # the real parts of a server: gunicorn for hgweb, chg from the sdist
 $(VENV)/.server: $(VENV)/.installed
 	$(VENV)/bin/pip install -q gunicorn
-	touch $@
+	@touch $@
 
 $(CHG): $(CACHE)/.fetched
 	$(MAKE) -s -C $(CACHE)/contrib/chg >/dev/null
 
 $(CACHE)/.fetched: $(VENV)/.installed
-	mkdir -p $(CACHE)
+	@mkdir -p $(CACHE)
 	$(VENV)/bin/pip download -q --no-deps --no-binary :all: \
 	    -d $(CACHE) mercurial==$(HG_VERSION)
 	tar -xzf $(CACHE)/mercurial-$(HG_VERSION).tar.gz -C $(CACHE) \
 	    --strip-components=1 mercurial-$(HG_VERSION)/tests \
 	    mercurial-$(HG_VERSION)/contrib
-	touch $@
+	@touch $@
 
 bench: setup $(VENV)/.chart $(if $(REPO),,$(SAMPLE).built)
 	@mkdir -p bench-results
@@ -98,20 +98,20 @@ bench-full:
 REQUESTS ?= 2000
 CLIENTS ?= 8
 bench-server: setup $(if $(REPO),,$(SAMPLE).built)
-	mkdir -p bench-results
+	@mkdir -p bench-results
 	$(PY) contrib/bench_server.py $(BENCH_REPO) --requests $(REQUESTS) \
 	    --clients $(CLIENTS) --targets \
 	    --json bench-results/server-hg$(HG_VERSION).json
 
 $(VENV)/.chart: $(VENV)/.installed
 	$(VENV)/bin/pip install -q matplotlib
-	touch $@
+	@touch $@
 
 $(SAMPLE).built: | $(VENV)/.installed
-	rm -rf $(SAMPLE)
+	@rm -rf $(SAMPLE)
 	$(PY) contrib/mkrepo.py $(SAMPLE) --changesets $(SAMPLE_CHANGESETS) \
 	    --large-filelog
-	touch $@
+	@touch $@
 
 test: setup
 	@status=0; \
@@ -161,6 +161,9 @@ check-style: $(CACHE)/.fetched $(VENV)/.checkers
 	    $(filter hgext3rd/%.py,$(SOURCES))
 	@# the package as PyPI would show it: sdist (with the tests) and wheel;
 	@# build's own lines only where it fails
+	@echo "vermin: no Python older than setup.py's python_requires ($(PYTHON_MIN))"
+	@$(VENV)/bin/vermin -q --no-tips -t=$(PYTHON_MIN)- --violations \
+	    hgext3rd setup.py
 	@echo "build, twine check --strict: the sdist and the wheel"
 	@rm -rf $(DIST)
 	@out=$$($(PY) -m build -q --no-isolation --outdir $(DIST) . 2>&1) \
@@ -168,17 +171,19 @@ check-style: $(CACHE)/.fetched $(VENV)/.checkers
 	@$(VENV)/bin/twine --no-color check --strict $(DIST)/*
 
 DIST := .cache/dist
+PYTHON_MIN := $(shell sed -n "s/.*python_requires='>=\([0-9.]*\)'.*/\1/p" setup.py)
 
 $(VENV)/.checkers: $(VENV)/.installed
-	$(VENV)/bin/pip install -q 'black>=23,<24' pyflakes build twine
-	touch $@
+	$(VENV)/bin/pip install -q 'black>=23,<24' pyflakes build twine vermin
+	@touch $@
 
 # HG_TESTS_DIR: the release's own tests, which some unit tests run too
 test-unit: export HG_TESTS_DIR := $(abspath $(CACHE))/tests
 test-unit:
 	@mkdir -p $(RESULTS)
 	@# both policies, whatever the first gives
-	status=0; \
+	@echo "pytest, C and pure modules: tests/unit (Mercurial $(HG_VERSION))"
+	@status=0; \
 	REVLOGPERF_CHG=$(abspath $(CHG)) $(PY) -m pytest -q tests/unit 2>&1 \
 	    | $(BEAT) | tee $(RESULTS)/pytest-$(HG_VERSION)-c.log || status=1; \
 	HGMODULEPOLICY=py $(PY) -m pytest -q tests/unit 2>&1 \
@@ -189,18 +194,21 @@ test-t: test-t-c test-t-pure
 
 test-t-c:
 	@mkdir -p $(RESULTS)
-	$(RUN_T) $(TESTFLAGS) 2>&1 | $(BEAT) \
+	@echo "run-tests.py C modules (Mercurial $(HG_VERSION)) $(TESTFLAGS)"
+	@$(RUN_T) $(TESTFLAGS) 2>&1 | $(BEAT) \
 	    | tee $(abspath $(RESULTS))/t-$(HG_VERSION)-c.log
 
 # every .t test through chg, as run-tests.py --chg runs Mercurial's own
 test-t-chg:
 	@mkdir -p $(RESULTS)
-	$(RUN_T) --with-chg=$(abspath $(CHG)) $(TESTFLAGS) 2>&1 | $(BEAT) \
+	@echo "run-tests.py through chg (Mercurial $(HG_VERSION)) $(TESTFLAGS)"
+	@$(RUN_T) --with-chg=$(abspath $(CHG)) $(TESTFLAGS) 2>&1 | $(BEAT) \
 	    | tee $(abspath $(RESULTS))/t-$(HG_VERSION)-chg.log
 
 test-t-pure:
 	@mkdir -p $(RESULTS)
-	$(RUN_T) --pure $(TESTFLAGS) 2>&1 | $(BEAT) \
+	@echo "run-tests.py pure modules (Mercurial $(HG_VERSION)) $(TESTFLAGS)"
+	@$(RUN_T) --pure $(TESTFLAGS) 2>&1 | $(BEAT) \
 	    | tee $(abspath $(RESULTS))/t-$(HG_VERSION)-pure.log
 
 # the style checks once, then each release's tests

@@ -139,6 +139,10 @@ under another name
 
   $ hg perf::revlog-suite -c --compare revlogperf.mmap-index-treshold=off
   abort: --compare: unknown option 'revlogperf.mmap-index-treshold'
+  (did you mean 'revlogperf.mmap-index-threshold'?)
+  [10]
+  $ hg perf::revlog-suite -c --compare revlogperf.speed=max
+  abort: --compare: unknown option 'revlogperf.speed'
   (revlogperf options: fast-decompress, mmap-data-budget, mmap-data-threshold, mmap-filelogs, mmap-index-threshold, trace-mmap, walk-cache)
   [10]
 
@@ -147,10 +151,14 @@ while a registered one of core's is taken
 
   $ hg perf::revlog-suite -c --compare experimental.mmapindextreshold=0
   abort: --compare: unknown option 'experimental.mmapindextreshold'
-  (neither Mercurial nor a loaded extension registers it: check its spelling)
+  (did you mean 'experimental.mmapindexthreshold'?)
   [10]
   $ hg perf::revlog-suite -c --compare experimentl.mmapindexthreshold=0
   abort: --compare: unknown option 'experimentl.mmapindexthreshold'
+  (did you mean 'experimental.mmapindexthreshold'?)
+  [10]
+  $ hg perf::revlog-suite -c --compare nosuchsection.nosuchname=0
+  abort: --compare: unknown option 'nosuchsection.nosuchname'
   (neither Mercurial nor a loaded extension registers it: check its spelling)
   [10]
   $ hg perf::revlog-suite -c --compare experimental.mmapindexthreshold=0 | head -1

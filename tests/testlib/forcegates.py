@@ -13,6 +13,10 @@ import importlib
 
 from mercurial import extensions
 
+# a test hook, never the extension Mercurial's crash report blames: that
+# must stay the one a test names (test-devel-warnings.t's buggylocking)
+testedwith = b'ships-with-hg-core'
+
 GATES = {
     'checkpoints': {'CHECKPOINT_EVERY': 2},
     'decompress': {'_READS_BEFORE_DISPATCHER': 1},

@@ -5,6 +5,7 @@
 # together. Each command selects its revlog as perf.py's do (-c, -m, --dir,
 # or a tracked file) and reports as perf.py does (see timing.py).
 
+import difflib
 
 from mercurial.i18n import _
 from mercurial import (
@@ -204,7 +205,8 @@ def parse_overrides(ui, spec):
         if section == b'revlogperf' and name not in known:
             raise error.InputError(
                 _(b"--compare: unknown option '%s'") % key,
-                hint=_(b'revlogperf options: %s') % b', '.join(sorted(known)),
+                hint=_closest(key, [b'revlogperf.' + k for k in known])
+                or _(b'revlogperf options: %s') % b', '.join(sorted(known)),
             )
         # core's items and every loaded extension's (help.py reads the
         # same register; generic items cover [hooks], [alias] and others)
@@ -214,13 +216,36 @@ def parse_overrides(ui, spec):
         if not (known or (section, name) in configitems.ALIASES.values()):
             raise error.InputError(
                 _(b"--compare: unknown option '%s'") % key,
-                hint=_(
+                hint=_closest(key, _registered_keys(ui))
+                or _(
                     b'neither Mercurial nor a loaded extension registers'
                     b' it: check its spelling'
                 ),
             )
         parsed.append((section, name, value))
     return parsed
+
+
+def _registered_keys(ui):
+    """every 'section.name' Mercurial or a loaded extension registers"""
+    keys = [b'%s.%s' % alias for alias in configitems.ALIASES.values()]
+    for section, items in ui._knownconfig.items():
+        # generic items are patterns, not names
+        keys.extend(
+            b'%s.%s' % (section, name)
+            for name, item in items.items()
+            if not getattr(item, 'generic', False)
+        )
+    return keys
+
+
+def _closest(key, keys):
+    """ "did you mean ...?" for the registered key closest to ``key``, as
+    Mercurial says it of an unknown command; None if none is close"""
+    found = difflib.get_close_matches(key, keys, n=1, cutoff=0.8)
+    if not found:
+        return None
+    return _(b"did you mean '%s'?") % found[0]
 
 
 def reopen(repo, overrides):
