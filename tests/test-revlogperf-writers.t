@@ -244,6 +244,12 @@ a share, committed to
   [0]
   same history, working copy and verify
 
+unshare, which leaves the repository object unusable to anyone after it
+
+  $ both --config extensions.share= unshare
+  [0]
+  same history, working copy and verify
+
 a narrow clone, committed to
 
   $ for side in core revlogperf; do

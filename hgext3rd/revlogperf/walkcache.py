@@ -314,7 +314,11 @@ def walk_of(repo):
 
 def forget(repo):
     """drop what ``repo`` keeps, here and in filelogs still held elsewhere"""
-    walk = repo.unfiltered().__dict__.pop(_WALK, None)
+    _forget_in(repo.unfiltered().__dict__)
+
+
+def _forget_in(found):
+    walk = found.pop(_WALK, None)
     if walk is not None:
         walk.clear()
 
@@ -327,15 +331,17 @@ def command_scope(repo):
     requests run inside ``hg serve``'s) starts and ends with nothing kept
     too: the next command or request sees what was written in between.
     """
+    # the object's own dict, taken now: ``unshare`` poisons the object,
+    # whose every attribute then raises
     found = repo.unfiltered().__dict__
     outer = found.get(_SCOPE, False)
-    forget(repo)
+    _forget_in(found)
     found[_SCOPE] = True
     try:
         yield
     finally:
         found[_SCOPE] = outer
-        forget(repo)
+        _forget_in(found)
 
 
 def _count_store_write():
