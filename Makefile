@@ -15,7 +15,8 @@ JOBS ?= 2
 # extra arguments to run-tests.py, e.g. TESTFLAGS="test-revlogperf-help.t"
 TESTFLAGS ?=
 # make bench: your own repository (read only), or a generated sample;
-# sized so that it ends within about 10 minutes on a 2-core machine
+# sized so that it ends within 10 minutes on a busy 2-core machine (590 s
+# at a load average of 2 to 5, doc/benchmarks.md)
 REPO ?=
 SAMPLE_CHANGESETS ?= 10000
 ROUNDS ?= 5

@@ -324,11 +324,12 @@ def main(argv=None):
         for line in row.get('lines', [])[:20]:
             print('      %s' % line)
     summary = (
-        '%d tests run (%s, %s): %d same, %d differ, %d expected, '
-        '%d skipped in both; plain run %.0f s (%d tests), revlogperf '
-        'run %.0f s'
+        '%d tests run (%d results, %s, %s): %d same, %d differ, '
+        '%d expected, %d skipped in both; plain run %.0f s (%d tests), '
+        'revlogperf run %.0f s'
         % (
             len(tests),
+            len(rows),
             args.profile,
             'shard %s' % args.shard if args.all else args.list,
             counts['same'],
