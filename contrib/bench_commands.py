@@ -266,13 +266,17 @@ def print_table(rows, title):
             )
         )
     print(
-        'ratio: of the two medians; spread: the lowest and highest ratio of'
-        ' a round\'s pair\n~: within the noise (the spread crosses 1.00)'
-    )
-    print(
-        'heap: peak anonymous memory; USS and PSS at the end of each process,'
-        ' USS also counting mapped file pages no other process maps (clean,'
-        ' reclaimable)'
+        'ratio: revlogperf\'s median wall time over Mercurial\'s (below 1.00'
+        ' is faster); spread: the lowest and highest ratio of a round\'s'
+        ' pair; ~: within the noise (the spread crosses 1.00)\n'
+        'CPU: the same ratio of user + system time, steadier than wall time'
+        ' on a shared machine\n'
+        'memory, Mercurial → revlogperf: heap, the peak of anonymous memory;'
+        ' USS, what the process alone holds at its end, the pages of files'
+        ' only it maps included (clean: the kernel may drop them); PSS, its'
+        ' share of all it holds; RSS, all it holds\n'
+        '-: not measured (startup: the memory probe would weigh on what it'
+        ' times)'
     )
 
 
@@ -285,8 +289,9 @@ def chart(rows, path, title):
         rows,
         path,
         title,
-        lambda row: '%.2f (%.2f vs %.2f s)'
-        % (row['ratio'], row['wall'][1], row['wall'][0]),
+        # as the table: Mercurial's time, then revlogperf's
+        lambda row: '%.2f (%.3f s → %.3f s)'
+        % (row['ratio'], row['wall'][0], row['wall'][1]),
         'wall time',
     )
 

@@ -239,12 +239,18 @@ def parse_args(argv):
     )
     ap.add_argument('--json', help='write the figures here')
     ap.add_argument(
+        '--verbose',
+        action='store_true',
+        help="show the workers' tracebacks of a run that passed too",
+    )
+    ap.add_argument(
         '--report',
         nargs='+',
         metavar='FILE',
         help='compare the rounds of earlier runs\' --json files instead',
     )
     args = ap.parse_args(argv)
+    reportmod.VERBOSE = args.verbose
     if (args.repo is None) == (args.report is None):
         ap.error('give a repository, or --report and the files to compare')
     return args

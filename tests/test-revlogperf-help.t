@@ -131,7 +131,9 @@ The extension's help is its module docstring
   "hg debug-revlog-storage" shows how the changelog, the manifest and the
   filelogs are stored (full texts and deltas, delta chains, compression, sizes,
   what is mmapped), and names the command that rewrites a changelog still stored
-  with delta chains, which reads slower.
+  with delta chains, which reads slower. Its "chunks" column counts stored
+  chunks by compression: zlib, zstd, stored (kept as is) and uncompressed. It is
+  a debug command: Mercurial lists those in "hg help --debug revlogperf" only.
   
   Measuring
   ---------
@@ -187,3 +189,8 @@ Debug commands are documented too (the body's indentation differs by release)
   aliases: debugrevlogstorage
   
   show how this repository's revlogs are stored
+
+The storage report, a debug command, is listed where Mercurial lists those
+
+  $ hg help --debug revlogperf | grep '^ debug-revlog-storage'
+   debug-revlog-storage, debugrevlogstorage

@@ -74,6 +74,10 @@ def deaths(run, dropped=0):
     return found
 
 
+VERBOSE = False
+"""show the workers' tracebacks of a run that passed too (--verbose)"""
+
+
 def error_context(log, limit=3, frames=12):
     """the first [ERROR] lines of a log, each with the end of its traceback:
     the last ``frames`` lines, down to the exception"""
@@ -321,8 +325,18 @@ def report(run, answers, bodies, failed, wrong, refused, mixed):
             print('    ' + r['digest'])  # the exception the client met
         else:
             print('    ' + oracle.error_message(bodies, r['digest']))
-    for text in error_context(run['log']):
-        print('    | ' + text.replace('\n', '\n    | '))
+    # a passing run's [ERROR] lines are the refusals counted above, which
+    # core's workers log alike: their tracebacks would read as a failure
+    logged = run['log'].count('[ERROR]')
+    if failed or wrong or died or VERBOSE:
+        for text in error_context(run['log']):
+            print('    | ' + text.replace('\n', '\n    | '))
+    elif logged:
+        print(
+            "  %d [ERROR] lines in the workers' log, each a request refused"
+            ' above, as core refuses it (--verbose shows their tracebacks)'
+            % logged
+        )
     for line in [d for d in died if '[ERROR]' not in d][:5]:
         print('  ' + line)
     for line in run['writer_error']:

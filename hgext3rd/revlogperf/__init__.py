@@ -130,7 +130,10 @@ Storage report
 ``hg debug-revlog-storage`` shows how the changelog, the manifest and the
 filelogs are stored (full texts and deltas, delta chains, compression,
 sizes, what is mmapped), and names the command that rewrites a changelog
-still stored with delta chains, which reads slower.
+still stored with delta chains, which reads slower. Its "chunks" column
+counts stored chunks by compression: zlib, zstd, stored (kept as is) and
+uncompressed. It is a debug command: Mercurial lists those in
+``hg help --debug revlogperf`` only.
 
 Measuring
 ---------

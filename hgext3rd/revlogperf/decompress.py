@@ -40,7 +40,7 @@ CHUNK_HEADERS = {
     b'x': b'zlib',
     ZSTD_HEADER: b'zstd',
     b'\0': b'stored',  # as is, the header byte part of the text
-    b'u': b'u',  # uncompressed, the header byte dropped
+    b'u': b'uncompressed',  # the header byte dropped
 }
 """the first byte of a stored chunk, and what it says of the chunk
 

@@ -185,9 +185,10 @@ def debug_revlog_storage(ui, repo, **opts):
         fm.write(b'revisions', b' %9d', st.revisions)
         fm.write(b'index_size', b' %12d', st.index_size)
         fm.write(b'data_size', b' %12d', st.data_size)
-        fm.write(b'full_percent', b' %6.1f', st.percent(st.full))
-        fm.write(b'delta_percent', b' %6.1f', st.percent(st.delta))
-        fm.write(b'chain_average', b' %6.2f', st.chain_average)
+        # two decimals in every output, as the text shows at most
+        fm.write(b'full_percent', b' %6.1f', round(st.percent(st.full), 2))
+        fm.write(b'delta_percent', b' %6.1f', round(st.percent(st.delta), 2))
+        fm.write(b'chain_average', b' %6.2f', round(st.chain_average, 2))
         fm.write(b'chain_max', b' %5d', st.chain_max)
         fm.plain(b'  ')
         fm.write(

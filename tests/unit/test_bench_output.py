@@ -101,3 +101,25 @@ def test_a_silent_command_gets_a_line_every_interval():
     assert lines[0] == '..'
     assert lines[1].startswith('(still running, ')
     assert lines[-1] == '# Ran 2 tests'
+
+
+def test_the_commands_table_explains_its_columns(capsys):
+    import bench_commands
+
+    row = {
+        'command': 'startup: version -q',
+        'wall': [0.1, 0.1],
+        'ratio': 1.0,
+        'spread': [0.9, 1.1],
+        'cpu ratio': 1.0,
+        'anon': [None, None],
+        'uss': [None, None],
+        'pss': [None, None],
+        'rss': [None, None],
+    }
+    bench_commands.print_table([row], 'title')
+    out = capsys.readouterr().out
+    legend = out.split('\n', 3)[3]
+    for word in ('ratio:', 'spread:', '~:', 'CPU:', 'heap', 'USS', 'PSS'):
+        assert word in legend, word
+    assert '-: not measured' in legend  # the startup row's memory columns

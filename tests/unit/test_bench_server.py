@@ -94,6 +94,8 @@ def test_readers_and_a_writer(tmp_path, capsys):
     assert max(p['index maps'] for p in peaks) > 0
     assert max(p['data maps'] for p in peaks) == 1
     assert 'side by side' in printed
+    # a passing run counts its workers' refusals: no traceback shown
+    assert 'Traceback' not in printed
     # the rounds of earlier runs, side by side again
     assert load_script().main(['--report', str(out), str(out)]) == 0
     printed = capsys.readouterr().out
