@@ -56,20 +56,18 @@ def test_a_long_step_still_prints_a_line():
     assert any(line.startswith('[1/1] still a long one') for line in lines)
 
 
+def _row(command, wall, spread, cpu):
+    """a row of bench_commands.py's table, with no memory measured"""
+    row = {'command': command, 'wall': wall, 'spread': spread}
+    row.update({'ratio': wall[1] / wall[0], 'cpu ratio': cpu})
+    row.update({k: [None, None] for k in ('anon', 'uss', 'pss', 'rss')})
+    return row
+
+
 def test_the_commands_table_header_is_whole(capsys):
     import bench_commands
 
-    row = {
-        'command': 'log -l 5',
-        'wall': [0.94, 0.66],
-        'ratio': 0.66 / 0.94,
-        'spread': [0.6, 0.8],
-        'cpu ratio': 0.7,
-        'anon': [None, None],
-        'uss': [None, None],
-        'pss': [None, None],
-        'rss': [None, None],
-    }
+    row = _row('log -l 5', [0.94, 0.66], [0.6, 0.8], 0.7)
     bench_commands.print_table([row], 'title')
     header, line = capsys.readouterr().out.splitlines()[1:3]
     assert 'Mercurial s' in header and '+revlogperf s' in header
@@ -106,17 +104,7 @@ def test_a_silent_command_gets_a_line_every_interval():
 def test_the_commands_table_explains_its_columns(capsys):
     import bench_commands
 
-    row = {
-        'command': 'startup: version -q',
-        'wall': [0.1, 0.1],
-        'ratio': 1.0,
-        'spread': [0.9, 1.1],
-        'cpu ratio': 1.0,
-        'anon': [None, None],
-        'uss': [None, None],
-        'pss': [None, None],
-        'rss': [None, None],
-    }
+    row = _row('startup: version -q', [0.1, 0.1], [0.9, 1.1], 1.0)
     bench_commands.print_table([row], 'title')
     out = capsys.readouterr().out
     legend = out.split('\n', 3)[3]
