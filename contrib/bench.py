@@ -100,6 +100,40 @@ def hg_log(hg, repo, with_extension):
     return time.perf_counter() - start
 
 
+def engaged(hg, repo, env, threshold=1 << 20):
+    """lines saying which of revlogperf's size-gated mechanisms engage on
+    ``repo`` at default settings: the indexes its storage report says are
+    mapped, and the data files of ``threshold`` bytes or more"""
+    out = subprocess.run(
+        [hg, '-R', repo, '--config', 'extensions.revlogperf=' + EXTENSION]
+        + ['debug-revlog-storage', '-T', 'json'],
+        check=True,
+        stdout=subprocess.PIPE,
+        env=env,
+    ).stdout
+    store = os.path.join(repo, '.hg', 'store')
+    large = {'changelog': 0, 'manifest': 0, 'filelogs': 0}
+    for directory, _dirs, files in os.walk(store):
+        for name in files:
+            path = os.path.join(directory, name)
+            if name.endswith('.d') and os.path.getsize(path) >= threshold:
+                kind = name.split('.')[0][2:] if name.startswith('00') else ''
+                large[kind if kind in large else 'filelogs'] += 1
+    lines = ['what revlogperf maps here at default settings (1 MB):']
+    for kind in json.loads(out):
+        lines.append(
+            '  %-9s %d of %d indexes, %d data files'
+            % (
+                kind['kind'],
+                kind['mmapped'],
+                kind['revlogs'],
+                large.get(kind['kind'], 0),
+            )
+        )
+    lines.append('  and the walk cache (64 MB) keeps what a command reads')
+    return lines
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('repo')
@@ -117,6 +151,8 @@ def main(argv=None):
     # tree has none where PYTHONDONTWRITEBYTECODE is set, and compiling it
     # in every `hg log` process would be timed as revlogperf's cost
     compileall.compile_dir(EXTENSION, quiet=1)
+    for line in engaged(hg, args.repo, env):
+        print(line)
     raw = {c: {t: [] for t in TASKS} for c in CONFIGS}
     with Progress(args.rounds * len(CONFIGS)) as progress:
         for n in range(args.rounds):

@@ -111,3 +111,29 @@ def test_the_commands_table_explains_its_columns(capsys):
     for word in ('ratio:', 'spread:', '~:', 'CPU:', 'heap', 'USS', 'PSS'):
         assert word in legend, word
     assert '-: not measured' in legend  # the startup row's memory columns
+
+
+def test_the_bench_says_what_engages_on_its_repository(tmp_path):
+    """the sample's changelog index may be under the threshold: the bench
+    says which maps engage where it measures"""
+    import subprocess
+
+    import bench
+
+    repo = tmp_path / 'repo'
+    subprocess.run(
+        [sys.executable, os.path.join(HERE, '..', '..', 'contrib', 'mkrepo.py')]
+        + [str(repo), '--changesets', '300', '--files', '5', '-q'],
+        check=True,
+    )
+    hg = os.path.join(os.path.dirname(sys.executable), 'hg')
+    env = {**os.environ, 'HGRCPATH': ''}
+    lines = bench.engaged(hg, str(repo), env)
+    assert lines[1].split()[:5] == ['changelog', '0', 'of', '1', 'indexes,']
+    assert lines[3].endswith(', 0 data files')
+    # a filelog's data file over the threshold (hg keeps small revlogs
+    # inline, and reads no data file it does not know)
+    (repo / '.hg' / 'store' / 'data' / 'large.d').write_bytes(b'x' * 10)
+    lines = bench.engaged(hg, str(repo), env, threshold=8)
+    assert lines[3].split()[0] == 'filelogs'
+    assert lines[3].endswith(', 1 data files')
