@@ -45,7 +45,7 @@ BENCH_REPO := $(or $(REPO),$(SAMPLE))
 
 .PHONY: all bench bench-full bench-server setup test test-release check check-style test-unit \
     test-t test-t-c test-t-pure test-t-chg test-matrix test-hg-suite \
-    test-hg-suite-full clean
+    test-hg-suite-full test-debian clean
 
 all: test
 
@@ -235,6 +235,16 @@ test-matrix:
 	done; \
 	$(SUMMARY) $(MATRIX) || status=1; \
 	exit $$status
+
+# Debian's own Mercurial (Debian 12: 6.3.2) with revlogperf by path, as
+# its users run it: every .t test, under the run-tests.py of 6.3.3, the
+# nearest release CI tests. Needs root (apt-get); not in CI.
+test-debian:
+	@apt-get install -y -q mercurial python3-zstandard >/dev/null
+	@$(MAKE) --no-print-directory .cache/hg-6.3.3/.fetched HG_VERSION=6.3.3
+	@echo "run-tests.py, Debian's $$(/usr/bin/hg --version -q)"
+	@cd tests && /usr/bin/python3 $(abspath .cache/hg-6.3.3/tests/run-tests.py) \
+	    --with-hg=/usr/bin/hg -j$(JOBS) $(TESTFLAGS)
 
 # Mercurial's whole suite, in shards: SHARD=K/N runs every N-th test from
 # the K-th, plainly (once per release and policy: kept in
