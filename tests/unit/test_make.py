@@ -1,0 +1,37 @@
+"""make test says where it is: each step's number and the minutes left"""
+
+import os
+import re
+import shutil
+import subprocess
+
+import pytest
+
+ROOT = os.path.join(os.path.dirname(__file__), '..', '..')
+
+
+def _echoed(target, *variables):
+    """what ``make -n TARGET`` would echo (its @echo lines)"""
+    out = subprocess.run(
+        ['make', '-n', '--no-print-directory', target] + list(variables),
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        check=True,
+    ).stdout.decode()
+    return re.findall(r'^echo "(.*)"', out, re.M)
+
+
+@pytest.mark.skipif(shutil.which('make') is None, reason='no make')
+def test_each_step_of_make_test_says_its_number_and_the_time_left():
+    newest = ['HG_VERSION=7.2.4', 'MATRIX=6.3.3 7.2.4', 'PROGRESS=1']
+    older = ['HG_VERSION=6.3.3', 'MATRIX=6.3.3 7.2.4', 'PROGRESS=1']
+    assert _echoed('test-t-c', *newest)[0].startswith(
+        '[4/6, about 11 min left] run-tests.py C modules'
+    )
+    assert _echoed('test-t-pure', *older)[0].startswith(
+        '[5/5, about 4 min left] run-tests.py pure modules'
+    )
+    # a step run alone, or by test-matrix, has no number
+    assert _echoed('test-t-c', 'HG_VERSION=7.2.4')[0].startswith(
+        'run-tests.py C modules'
+    )
