@@ -6,7 +6,7 @@
 #   stale    a worker answers a file's text from the first it read of
 #            that file, whatever revision is asked for later
 #   maps     every request maps each data file of the store, and keeps it
-#   slow     every /rev page takes 200 ms more
+#   slow     every /rev page takes 500 ms more
 
 import mmap
 import os
@@ -41,7 +41,7 @@ def _keep_every_data_map(orig, web, *args, **kwargs):
 
 
 def _slow_rev(orig, web, *args, **kwargs):
-    time.sleep(0.2)
+    time.sleep(0.5)
     return orig(web, *args, **kwargs)
 
 
