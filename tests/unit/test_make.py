@@ -12,9 +12,17 @@ ROOT = os.path.join(os.path.dirname(__file__), '..', '..')
 
 def _echoed(target, *variables):
     """what ``make -n TARGET`` would echo (its @echo lines)"""
+    # not the variables of a make that runs these tests (make test's
+    # PROGRESS=1 reaches its children through MAKEFLAGS)
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ('MAKEFLAGS', 'MFLAGS', 'MAKELEVEL', 'MAKEOVERRIDES')
+    }
     out = subprocess.run(
         ['make', '-n', '--no-print-directory', target] + list(variables),
         cwd=ROOT,
+        env=env,
         stdout=subprocess.PIPE,
         check=True,
     ).stdout.decode()
