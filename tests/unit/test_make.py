@@ -13,11 +13,12 @@ ROOT = os.path.join(os.path.dirname(__file__), '..', '..')
 def _echoed(target, *variables):
     """what ``make -n TARGET`` would echo (its @echo lines)"""
     # not the variables of a make that runs these tests (make test's
-    # PROGRESS=1 reaches its children through MAKEFLAGS)
+    # PROGRESS=1 reaches its children through MAKEFLAGS and their
+    # environment)
     env = {
         k: v
         for k, v in os.environ.items()
-        if k not in ('MAKEFLAGS', 'MFLAGS', 'MAKELEVEL', 'MAKEOVERRIDES')
+        if k not in ('MAKEFLAGS', 'MFLAGS', 'MAKELEVEL', 'PROGRESS')
     }
     out = subprocess.run(
         ['make', '-n', '--no-print-directory', target] + list(variables),
