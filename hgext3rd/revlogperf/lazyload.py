@@ -48,10 +48,9 @@ class _ThenCall:
         return getattr(self._loader, name)
 
 
-def wrap_after_load(eh, module, container, name, wrapper):
-    """``extensions.wrapfunction(container(), name, wrapper)`` once
-    ``module`` has been executed (``container`` returns the object that
-    holds ``name``: the module or one of its classes)
+def wrap_after_load(eh, module, name, wrapper, container=None):
+    """``extensions.wrapfunction(module, name, wrapper)`` once ``module``
+    has been executed, or on ``container()`` (one of its classes)
 
     For the modules a command may never run (hg, transaction, repair,
     filelog): wrapping them at set-up would run them, for every command
@@ -62,5 +61,7 @@ def wrap_after_load(eh, module, container, name, wrapper):
     def _wrap_later(ui):
         after_load(
             module,
-            lambda: extensions.wrapfunction(container(), name, wrapper),
+            lambda: extensions.wrapfunction(
+                container() if container else module, name, wrapper
+            ),
         )

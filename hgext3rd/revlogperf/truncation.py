@@ -293,15 +293,9 @@ def _one_warning_per_operation(orig, *args, **kwargs):
 
 # only once the command runs them: most never shorten a file
 lazyload.wrap_after_load(
-    eh,
-    transaction,
-    lambda: transaction,
-    '_playback',
-    _one_warning_per_operation,
+    eh, transaction, '_playback', _one_warning_per_operation
 )
-lazyload.wrap_after_load(
-    eh, repair, lambda: repair, 'strip', _one_warning_per_operation
-)
+lazyload.wrap_after_load(eh, repair, 'strip', _one_warning_per_operation)
 
 
 def _list_copy(store, copy, createmode=None):

@@ -488,9 +488,9 @@ def _let_go_of_a_replaced_repository(orig, cached):
 lazyload.wrap_after_load(
     eh,
     hg,
-    lambda: hg.cachedlocalrepo,
     'fetch',
     _let_go_of_a_replaced_repository,
+    container=lambda: hg.cachedlocalrepo,
 )
 
 
