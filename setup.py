@@ -1,3 +1,4 @@
+import ast
 import os
 
 from setuptools import find_packages, setup
@@ -5,13 +6,17 @@ from setuptools import find_packages, setup
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def read_metadata():
-    """the values of metadata.py, read without importing the package"""
-    meta = {}
-    path = os.path.join(HERE, 'hgext3rd', 'revlogperf', 'metadata.py')
+def read_version():
+    """the extension's ``__version__``, read without importing it (it
+    imports Mercurial)"""
+    path = os.path.join(HERE, 'hgext3rd', 'revlogperf', '__init__.py')
     with open(path) as fp:
-        exec(fp.read(), meta)
-    return meta
+        tree = ast.parse(fp.read())
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            if getattr(node.targets[0], 'id', None) == '__version__':
+                return ast.literal_eval(node.value)
+    raise SystemExit('no __version__ in %s' % path)
 
 
 def read_readme():
@@ -21,7 +26,7 @@ def read_readme():
 
 setup(
     name='hg-revlogperf',
-    version=read_metadata()['__version__'],
+    version=read_version(),
     description='Mercurial extension: faster, leaner revlog reads, measured',
     long_description=read_readme(),
     long_description_content_type='text/markdown',

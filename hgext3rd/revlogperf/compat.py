@@ -13,6 +13,8 @@ from mercurial import (
     util,
 )
 
+from . import lazyload
+
 try:
     from mercurial.repo import factory as _factory
 except ImportError:  # hg <= 7.1: hg.repository (deprecated in 7.2)
@@ -40,13 +42,6 @@ if hasattr(localrepo, 'revlogfilestorage'):  # hg <= 7.1: storage mixins
 else:
     FILE_STORAGE_CLASSES = (localrepo.localrepository,)
 
-# The object that owns chunk decompression and, on 6.6+, the cache of
-# decompressed chunks: its instances get the revlogperf decompressor.
-if hasattr(revlog, '_InnerRevlog'):
-    DECOMPRESSION_OWNER = revlog._InnerRevlog
-else:  # hg <= 6.5
-    DECOMPRESSION_OWNER = revlog.revlog
-
 
 def chunk_owner(rl):
     """the DECOMPRESSION_OWNER of a revlog object"""
@@ -69,18 +64,7 @@ def zstd_policy_set_by_user():
     return bool(os.environ.get('HGZSTDPOLICY'))
 
 
-# the attributes of a DECOMPRESSION_OWNER, for the code that runs at every
-# revlog opened (a getattr with a constant name costs no Python call)
-if DECOMPRESSION_OWNER is not revlog.revlog:
-    INNER = '_inner'
-    INLINE = 'inline'
-else:  # hg <= 6.5: the revlog is its own chunk reader
-    INNER = None
-    INLINE = '_inline'
-# hg <= 6.5 has none (and 6.6+ none with usage.resources.memory=low):
-# revlogperf gives those revlogs one under the same name
 CHUNK_CACHE = '_uncompressed_chunk_cache'
-NO_CORE_CHUNK_CACHE = DECOMPRESSION_OWNER is revlog.revlog  # hg <= 6.5
 
 
 def uses_rust(rl):
@@ -179,10 +163,6 @@ def mmapread_lazily(fp, size=None):
     return util.mmapread(fp, size)
 
 
-# hg <= 7.0 has no ``writable`` argument (7.2 requires it for filelogs)
-_REVLOG_TAKES_WRITABLE = _takes(revlog.revlog.__init__, 'writable')
-
-
 def readonly_revlog(opener, target, radix, mmaplargeindex):
     """a new, read-only revlog object"""
     kwargs = {}
@@ -216,3 +196,30 @@ def get_revlog(storage):
     # hg <= 6.3 has no get_revlog()
     get = getattr(storage, 'get_revlog', None)
     return get() if get is not None else storage._revlog
+
+
+def _know_revlog():
+    """the names that depend on the revlog module, set once it is executed
+
+    Not at import: ``hg branch`` or ``hg status -q`` may never run revlog,
+    and revlogperf's set-up must not run it for them (activation.py).
+    """
+    global DECOMPRESSION_OWNER, INNER, INLINE, NO_CORE_CHUNK_CACHE
+    global _REVLOG_TAKES_WRITABLE
+    # The object that owns chunk decompression and, on 6.6+, the cache of
+    # decompressed chunks: its instances get the revlogperf decompressor.
+    if hasattr(revlog, '_InnerRevlog'):
+        DECOMPRESSION_OWNER = revlog._InnerRevlog
+        # its attributes, for the code that runs at every revlog opened (a
+        # getattr with a constant name costs no Python call)
+        INNER, INLINE = '_inner', 'inline'
+    else:  # hg <= 6.5: the revlog is its own chunk reader
+        DECOMPRESSION_OWNER = revlog.revlog
+        INNER, INLINE = None, '_inline'
+    # hg <= 6.5 has no chunk cache of its own
+    NO_CORE_CHUNK_CACHE = DECOMPRESSION_OWNER is revlog.revlog
+    # hg <= 7.0 has no ``writable`` argument (7.2 requires it for filelogs)
+    _REVLOG_TAKES_WRITABLE = _takes(revlog.revlog.__init__, 'writable')
+
+
+lazyload.after_load(revlog, _know_revlog)

@@ -21,6 +21,7 @@ from mercurial import (
     extensions,
     exthelper,
     requirements,
+    revlog,
     util,
 )
 from mercurial.utils import stringutil
@@ -224,8 +225,11 @@ def _no_read_yet(ui):
 
 # a batch of chunks (``_chunks``: core binds ``decompress`` once per batch,
 # before its first chunk), and a chunk read alone (``_chunk``)
-hotwrap.hot_wrapper(eh, compat.DECOMPRESSION_OWNER, '_chunks')(_first_reads)
-hotwrap.hot_wrapper(eh, compat.DECOMPRESSION_OWNER, '_chunk')(_first_reads)
+# (once revlog is run: pure builds import this module to open a repository)
+for _name in ('_chunks', '_chunk'):
+    hotwrap.hot_wrapper(eh, lambda: compat.DECOMPRESSION_OWNER, _name, revlog)(
+        _first_reads
+    )
 
 # a revlog's ``_revlogperf_reads``: how many times it was read, or one of
 _DISPATCHED, _CORE_ONLY = -1, -2

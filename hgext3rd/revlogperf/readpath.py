@@ -80,8 +80,12 @@ def _parents_from_index(core_checkhash):
 # looked up at each read, for the wrappers installed on it after this one.
 
 
-@eh.extsetup
-def _read_changelog_straight(ui):
+def read_changelog_straight():
+    """read changesets stored whole straight from their slice of the map
+
+    Called once changelog is run (activation.py): the revlog's wrappers are
+    installed while changelog's class is being made.
+    """
     # another extension's wrapper set on the changelog's class stays, and
     # core's path with it
     if '_revisiondata' not in vars(changelog.changelog):

@@ -433,13 +433,21 @@ def keeping_texts(core_revision):
     return revision
 
 
-@eh.wrapfunction(revlog.revlog, 'clearcaches')
 def _forget_texts_with_caches(orig, rl, *args, **kwargs):
     kept = rl.__dict__.get(_TEXTS)
     walk = kept[1]() if kept is not None else None
     if walk is not None:
         walk.kept.clear()
     return orig(rl, *args, **kwargs)
+
+
+lazyload.wrap_after_load(
+    eh,
+    revlog,
+    'clearcaches',
+    _forget_texts_with_caches,
+    container=lambda: revlog.revlog,
+)
 
 
 @eh.wrapfunction(localrepo.localrepository, 'transaction')

@@ -1,9 +1,9 @@
 import os
+import re
 import subprocess
 import sys
 
 import hgext3rd.revlogperf as revlogperf
-from hgext3rd.revlogperf import metadata
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(__file__)))
 
@@ -12,7 +12,7 @@ def test_setup_reads_version_without_importing():
     out = subprocess.check_output(
         [sys.executable, 'setup.py', '-q', '--version'], cwd=ROOT
     )
-    assert out.decode().split()[-1] == metadata.__version__
+    assert out.decode().split()[-1] == revlogperf.__version__
     with open(os.path.join(ROOT, 'setup.py')) as fp:
         assert 'import hgext3rd' not in fp.read()
 
@@ -20,10 +20,10 @@ def test_setup_reads_version_without_importing():
 def test_testedwith_is_the_ci_matrix():
     with open(os.path.join(ROOT, 'Makefile')) as fp:
         matrix = [l for l in fp if l.startswith('MATRIX ?=')][0]
-    assert metadata.testedwith.decode().split() == matrix.split()[2:]
+    assert revlogperf.testedwith.decode().split() == matrix.split()[2:]
 
 
 def test_extension_exports_metadata():
-    assert revlogperf.__version__ == metadata.__version__
+    assert re.fullmatch(r'\d+\.\d+\.\d+', revlogperf.__version__)
     assert revlogperf.minimumhgversion == b'6.3'
     assert revlogperf.__doc__.startswith('faster, leaner revlog reads')
