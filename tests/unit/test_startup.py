@@ -78,6 +78,57 @@ def test_wrappers_in_place_once_a_repository_opens(tmp_path):
     executed = executed_modules(tmp_path, ['-R', 'r', 'log'], extension=True)
     assert 'hgext3rd.revlogperf.activation' in executed
     assert 'hgext3rd.revlogperf.truncation' in executed
+    assert 'hgext3rd.revlogperf.decompress' in executed
+
+
+@pytest.mark.skipif(not os.path.exists(HG), reason='no hg beside python')
+def test_no_read_path_for_a_command_that_reads_no_revlog(tmp_path):
+    subprocess.run(
+        [HG, 'init', str(tmp_path / 'r')],
+        check=True,
+        env={**os.environ, 'HGRCPATH': ''},
+    )
+    executed = executed_modules(tmp_path, ['-R', 'r', 'branch'], extension=True)
+    assert 'hgext3rd.revlogperf.truncation' in executed
+    assert 'mercurial.revlog' not in executed
+    assert 'hgext3rd.revlogperf.decompress' not in executed
+
+
+# writes, at exit after revlogperf's own exit functions (registered before
+# them), the module of the method that grows lrucachedict rings
+RING_PROBE = """
+import atexit, os
+from mercurial import util
+
+def _ring_method():
+    with open(os.environ['PROBE_OUT'], 'w') as fp:
+        fp.write(util.lrucachedict._addcapacity.__module__)
+
+atexit.register(_ring_method)
+"""
+
+
+@pytest.mark.skipif(not os.path.exists(HG), reason='no hg beside python')
+def test_core_ring_method_back_at_exit(tmp_path):
+    """revlogperf's method on util's class would keep all its modules for
+    Python's slowest shutdown passes"""
+    subprocess.run(
+        [HG, 'init', str(tmp_path / 'r')],
+        check=True,
+        env={**os.environ, 'HGRCPATH': ''},
+    )
+    probe = tmp_path / 'ringprobe.py'
+    probe.write_text(RING_PROBE)
+    out = tmp_path / 'ring.txt'
+    subprocess.run(
+        [HG, '--config', 'extensions.probe=%s' % probe]
+        + ['--config', 'extensions.revlogperf=', '-R', 'r', 'log'],
+        check=True,
+        env={**os.environ, 'HGRCPATH': '', 'PROBE_OUT': str(out)},
+        cwd=str(tmp_path),
+        stdout=subprocess.DEVNULL,
+    )
+    assert out.read_text() == 'mercurial.util'
 
 
 def lazy_module(tmp_path, name, source):
