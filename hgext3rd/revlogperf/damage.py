@@ -35,8 +35,14 @@ _DAMAGE = (
     IndexError,
     OverflowError,
     struct.error,
-    mdiff.mpatch.mpatchError,
 )
+
+
+def _damage():
+    # mdiff's, looked up when something is raised: a command that reads
+    # no delta would run mdiff and load two C modules for it (hg <= 6.x)
+    return _DAMAGE + (mdiff.mpatch.mpatchError,)
+
 
 parsers = policy.importmod('parsers')
 
@@ -83,7 +89,7 @@ def _naming_the_revision(core_rawtext):
         # and their errors stay theirs
         try:
             return core_rawtext(rl, node, rev, *args, **kwargs)
-        except (OSError, *_DAMAGE) as exc:
+        except (OSError, *_damage()) as exc:
             if isinstance(exc, OSError) and exc.errno != errno.EINVAL:
                 raise  # not the file's content: reported as core does
             which = b'%d' % rev if rev is not None else short(node)

@@ -507,12 +507,13 @@ def _forget_after_requests(ui):
     # an idle hgweb worker or command server holds nothing: no texts, no
     # filelog and no page of a map until its next request (neither module
     # is run for that: most commands never serve)
-    from mercurial import commandserver
-    from mercurial.hgweb import hgweb_mod
+    # not ``from mercurial.hgweb import hgweb_mod``: that runs the package
+    # (hg <= 6.x would not for a command)
+    from mercurial import commandserver, hgweb
 
     def wrap_hgweb():
         extensions.wrapfunction(
-            hgweb_mod.hgweb, '_obtainrepo', _forget_after_request
+            hgweb.hgweb_mod.hgweb, '_obtainrepo', _forget_after_request
         )
 
     def wrap_commandserver():
@@ -520,7 +521,9 @@ def _forget_after_requests(ui):
             commandserver.server, 'runcommand', _pages_go_after_command
         )
 
-    lazyload.after_load(hgweb_mod, wrap_hgweb)
+    lazyload.after_load(
+        hgweb, lambda: lazyload.after_load(hgweb.hgweb_mod, wrap_hgweb)
+    )
     lazyload.after_load(commandserver, wrap_commandserver)
 
 

@@ -94,6 +94,29 @@ def test_no_read_path_for_a_command_that_reads_no_revlog(tmp_path):
     assert 'hgext3rd.revlogperf.decompress' not in executed
 
 
+@pytest.mark.skipif(not os.path.exists(HG), reason='no hg beside python')
+@pytest.mark.parametrize('args', [['branch'], ['status'], ['log', '-l1']])
+def test_no_core_module_more_with_a_repository(tmp_path, args):
+    """such as the hgweb package, which hg <= 6.x runs for no command"""
+    subprocess.run(
+        [HG, 'init', str(tmp_path / 'r')],
+        check=True,
+        env={**os.environ, 'HGRCPATH': ''},
+    )
+    args = ['-R', 'r'] + args
+    core = executed_modules(tmp_path, args, extension=False)
+    with_extension = executed_modules(tmp_path, args, extension=True)
+    # the extension lookup's, and revlogperf's helper for wrappers
+    allowed = {'hgext', 'pkgutil', 'mercurial.__version__'}
+    allowed.add('mercurial.exthelper')
+    more = {
+        name
+        for name in with_extension - core - allowed
+        if not name.startswith('hgext3rd')
+    }
+    assert more == set()
+
+
 # writes, at exit after revlogperf's own exit functions (registered before
 # them), the module of the method that grows lrucachedict rings
 RING_PROBE = """
