@@ -20,6 +20,7 @@ import threading
 from mercurial import (
     changelog,
     exthelper,
+    repoview,
     revlog,
 )
 
@@ -51,6 +52,7 @@ def activate(ui):
             _started = True
             eh.finaluisetup(ui)
             eh.finalextsetup(ui)
+            lazyload.after_load(repoview, _set_up_repoview)
             lazyload.after_load(revlog, lambda: _set_up_reads(ui))
             # after: changelog runs revlog to make its class
             lazyload.after_load(changelog, _set_up_changelog_reads)
@@ -78,6 +80,12 @@ def _set_up_reads(ui):
     reads.merge(decompress.eh)
     reads.finaluisetup(ui)
     reads.finalextsetup(ui)
+
+
+def _set_up_repoview():
+    from . import repofilter
+
+    repofilter.install()
 
 
 def _set_up_changelog_reads():

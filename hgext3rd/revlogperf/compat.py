@@ -198,6 +198,15 @@ def get_revlog(storage):
     return get() if get is not None else storage._revlog
 
 
+def is_delaying(cl):
+    """whether the changelog ``cl`` holds its new entries back until the
+    transaction closes"""
+    delaying = getattr(cl, 'is_delaying', None)
+    if delaying is None:  # hg 6.3 (6.6 has is_delaying)
+        return cl._delayed
+    return delaying
+
+
 def _know_revlog():
     """the names that depend on the revlog module, set once it is executed
 
