@@ -31,10 +31,16 @@ from . import (
     walkcache,
 )
 
-eh = exthelper.exthelper()
-eh.merge(config.eh)
-eh.merge(truncation.eh)
-eh.merge(walkcache.eh)
+
+def _merged(*modules):
+    """one exthelper of the modules', merged in this order"""
+    helper = exthelper.exthelper()
+    for module in modules:
+        helper.merge(module.eh)
+    return helper
+
+
+eh = _merged(config, truncation, walkcache)
 
 # hgweb serves in threads: the first repositories may be made at once
 _lock = threading.Lock()
@@ -53,6 +59,8 @@ def activate(ui):
             eh.finaluisetup(ui)
             eh.finalextsetup(ui)
             lazyload.after_load(repoview, _set_up_repoview)
+            # after compat's own, asked for when config imported it: the
+            # read path needs revlog's layout
             lazyload.after_load(revlog, lambda: _set_up_reads(ui))
             # after: changelog runs revlog to make its class
             lazyload.after_load(changelog, _set_up_changelog_reads)
@@ -70,14 +78,10 @@ def _set_up_reads(ui):
         readpath,
     )
 
-    reads = exthelper.exthelper()
-    reads.merge(chunkcache.eh)
-    reads.merge(mmapindex.eh)
-    reads.merge(readpath.eh)
-    # before damage.py: the reads it names are these too
-    reads.merge(checkpoints.eh)
-    reads.merge(damage.eh)
-    reads.merge(decompress.eh)
+    # checkpoints before damage: the reads damage names are its too
+    reads = _merged(
+        chunkcache, mmapindex, readpath, checkpoints, damage, decompress
+    )
     reads.finaluisetup(ui)
     reads.finalextsetup(ui)
 

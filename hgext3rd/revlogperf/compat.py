@@ -202,7 +202,7 @@ def is_delaying(cl):
     """whether the changelog ``cl`` holds its new entries back until the
     transaction closes"""
     delaying = getattr(cl, 'is_delaying', None)
-    if delaying is None:  # hg 6.3 (6.6 has is_delaying)
+    if delaying is None:  # hg <= 6.5
         return cl._delayed
     return delaying
 

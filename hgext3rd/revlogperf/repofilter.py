@@ -17,15 +17,21 @@ from mercurial import (
 from . import compat
 
 
+# core's property, once this module's replaced it
+replaced = None
+
+
 def install():
     """put the property on ``repoview.repoview`` where core's times every
     read (hg <= 7.2)"""
+    global replaced
     core = vars(repoview.repoview).get('changelog')
     fget = getattr(core, 'fget', None)
     # another extension's property stays
     if getattr(fget, '__module__', None) != repoview.__name__:
         return
-    if 'timedcm' in fget.__code__.co_names:
+    if 'timedcm' in fget.__code__.co_names:  # hg <= 7.2
+        replaced = core
         repoview.repoview.changelog = property(_changelog, doc=core.__doc__)
 
 

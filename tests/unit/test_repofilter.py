@@ -1,7 +1,6 @@
 """a filtered repository's changelog is core's, read without a timer on
 releases whose property times every read (hg <= 7.2)"""
 
-import importlib.util
 import os
 import subprocess
 import sys
@@ -16,14 +15,15 @@ HG = os.path.join(os.path.dirname(sys.executable), 'hg')
 
 
 def core_property():
-    """core's own property, whether revlogperf replaced it in this process
-    or not: from a second run of core's module"""
-    spec = importlib.util.spec_from_file_location(
-        repoview.__name__, repoview.__file__
-    )
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return vars(module.repoview)['changelog']
+    """core's own property, whether a revlogperf loaded in this process
+    replaced it or not"""
+    loaded = [
+        module.replaced
+        for name, module in list(sys.modules.items())
+        if name.endswith('revlogperf.repofilter') and module is not None
+    ]
+    core = next((prop for prop in loaded if prop is not None), None)
+    return core or vars(repoview.repoview)['changelog']
 
 
 def _repository(tmp_path, changesets):
