@@ -4,7 +4,8 @@
     hgsuite.py --hg HG --tests-dir DIR --extension PATH
                (--list FILE | --all [--shard K/N])
                [--profile defaults|forced] [--results DIR]
-               [--expected FILE] [--pure] [-j N] [--timeout S]
+               [--expected FILE] [--pure] [--plain-where-needed]
+               [-j N] [--timeout S]
 
 Runs Mercurial's tests with DIR's run-tests.py, once plainly and once with
 ``--extra-config-opt extensions.revlogperf=PATH`` and the profile's
@@ -25,11 +26,17 @@ setting reaches).
 
 A difference listed in ``--expected FILE`` (by test, and a pattern for
 each differing line) is counted apart; exits 1 when any other differs.
+
+``--plain-where-needed`` runs revlogperf first, and plainly only the tests
+that did not pass with it (and have no kept plain result): a test that
+passes printed its .t file, which is core's output. This is how CI runs its
+selection (tests/hg-suite-ci.txt) in half the time.
 """
 
 import argparse
 import difflib
 import hashlib
+import importlib.util
 import json
 import os
 import re
@@ -129,6 +136,25 @@ def make_test_repo(tests_dir, hg):
         subprocess.check_call([hg, 'init', root])
 
 
+def test_environment():
+    """the environment for run-tests.py: Mercurial importable by the
+    helper scripts tests run as ``python3`` (get-with-headers.py)
+
+    run-tests.py puts a ``python3`` symlink to this Python first on PATH,
+    and a symlink to a venv's Python starts outside the venv: without
+    this, every test that fetches a page over HTTP fails the same way
+    with and without revlogperf, and compares nothing.
+    """
+    env = dict(os.environ)
+    spec = importlib.util.find_spec('mercurial')
+    if spec is not None and spec.origin:
+        site = os.path.dirname(os.path.dirname(spec.origin))
+        env['PYTHONPATH'] = os.pathsep.join(
+            p for p in (site, env.get('PYTHONPATH')) if p
+        )
+    return env
+
+
 def run(args, tests, extra):
     """{test or test#case: (result, output)}, and the seconds it took
 
@@ -158,6 +184,7 @@ def run(args, tests, extra):
     proc = subprocess.run(
         command + tests,
         cwd=args.tests_dir,
+        env=test_environment(),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
     )
@@ -212,6 +239,24 @@ def explained(lines, patterns):
             return None
         reasons.add(found[0])
     return sorted(reasons)
+
+
+def plain_needed(tests, other, known):
+    """the tests to run plainly, and the plain results the others imply
+
+    A test whose every case passed with revlogperf gave its .t file's
+    output, core's own; the rest, failures and skips alike, must be run.
+    """
+    todo, implied = [], {}
+    for test in tests:
+        if test in known:
+            continue
+        cases = {c: r for c, r in other.items() if c.split('#')[0] == test}
+        if cases and all(result == 'success' for result, _ in cases.values()):
+            implied.update((case, ('success', None)) for case in cases)
+        else:
+            todo.append(test)
+    return todo, implied
 
 
 def load_plain(path):
@@ -275,6 +320,11 @@ def main(argv=None):
     ap.add_argument(
         '--pure', action='store_true', help='the pure module policy'
     )
+    ap.add_argument(
+        '--plain-where-needed',
+        action='store_true',
+        help='run plainly only what fails or skips with revlogperf',
+    )
     ap.add_argument('-j', '--jobs', type=int, default=2)
     # run-tests.py's 180 s default is too short for test-persistent-nodemap.t
     # and test-upgrade-repo.t on a busy 2-core machine: a timeout is not a
@@ -301,15 +351,22 @@ def main(argv=None):
     plain = load_plain(plain_path) if plain_path else {}
     # a test with cases is kept as test.t#case
     known = {case.split('#')[0] for case in plain}
-    todo = [t for t in tests if t not in known]
+    extra = [
+        'extensions.revlogperf=%s' % os.path.abspath(args.extension)
+    ] + PROFILES[args.profile]
+    if args.plain_where_needed:
+        other, other_time = run(args, tests, extra)
+        todo, implied = plain_needed(tests, other, known)
+    else:
+        todo, implied = [t for t in tests if t not in known], {}
     found, plain_time = run(args, todo, [])
     plain.update(found)
     if plain_path and found:
         save_json(plain_path, plain)
-    extra = [
-        'extensions.revlogperf=%s' % os.path.abspath(args.extension)
-    ] + PROFILES[args.profile]
-    other, other_time = run(args, tests, extra)
+    # implied results are not kept: the next run may not imply them
+    plain.update(implied)
+    if not args.plain_where_needed:
+        other, other_time = run(args, tests, extra)
 
     rows, counts = compare(args, tests, plain, other, expected)
     print('%-55s %-14s %-14s' % ('test', 'plain', 'revlogperf'))
@@ -342,8 +399,10 @@ def main(argv=None):
         )
     )
     if args.results:
-        k, n = args.shard.split('/') if args.all else ('list', '')
-        name = 'shard-%s-of-%s.json' % (k, n) if args.all else 'list.json'
+        if args.all:
+            name = 'shard-%s-of-%s.json' % tuple(args.shard.split('/'))
+        else:
+            name = os.path.splitext(os.path.basename(args.list))[0] + '.json'
         save_json(
             os.path.join(args.results, args.profile, name),
             {'rows': rows, 'counts': counts, 'summary': summary},

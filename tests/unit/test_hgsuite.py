@@ -3,6 +3,7 @@ expected only where every differing line has a reviewed reason"""
 
 import argparse
 import os
+import subprocess
 import sys
 
 import pytest
@@ -56,3 +57,32 @@ def test_a_difference_is_expected_only_if_every_line_is(tmp_path):
     same = {'test-a.t': ('skip', None)}
     rows, counts = hgsuite.compare(args, ['test-a.t'], same, same, expected)
     assert counts['skipped'] == 1
+
+
+def test_only_what_did_not_pass_is_run_plainly():
+    other = {
+        'test-pass.t': ('success', None),
+        'test-cases.t#a': ('success', None),
+        'test-cases.t#b': ('failure', 'output'),
+        'test-skip.t': ('skip', None),
+        'test-kept.t': ('failure', 'output'),
+    }
+    tests = ['test-pass.t', 'test-cases.t', 'test-skip.t', 'test-kept.t']
+    todo, implied = hgsuite.plain_needed(tests, other, {'test-kept.t'})
+    # a skip may be revlogperf's doing: run it plainly too
+    assert todo == ['test-cases.t', 'test-skip.t']
+    assert implied == {'test-pass.t': ('success', None)}
+    # a test that gave no result at all is run plainly
+    assert hgsuite.plain_needed(['test-gone.t'], {}, set())[0] == [
+        'test-gone.t'
+    ]
+
+
+def test_helper_scripts_of_the_tests_can_import_mercurial(tmp_path):
+    # run-tests.py's python3 on PATH is a symlink, outside any venv
+    env = hgsuite.test_environment()
+    script = tmp_path / 'helper.py'
+    script.write_text('import mercurial.util\n')
+    link = tmp_path / 'python3'
+    os.symlink(os.path.realpath(sys.executable), link)
+    subprocess.run([str(link), str(script)], env=env, check=True)
