@@ -45,7 +45,7 @@ BENCH_REPO := $(or $(REPO),$(SAMPLE))
 
 .PHONY: all bench bench-full bench-server setup test test-release check check-style test-unit \
     test-t test-t-c test-t-pure test-t-chg test-matrix test-hg-suite \
-    test-hg-suite-full test-debian clean
+    test-hg-suite-ci test-hg-suite-full test-debian clean
 
 all: test
 
@@ -53,6 +53,10 @@ setup: $(VENV)/.installed $(VENV)/.server $(CACHE)/.fetched $(CHG)
 	@# the installed package loads: what users get from pip install
 	$(VENV)/bin/pip install -q --no-deps --no-build-isolation .
 	@HGRCPATH= $(HG) --config extensions.revlogperf= help revlogperf >/dev/null
+	@# bytecode of the tree the .t tests load revlogperf from: where
+	@# PYTHONDONTWRITEBYTECODE is set (here, and on CI), each hg they run
+	@# would compile every module again, 10% of a test's CPU time
+	@$(PY) -m compileall -q hgext3rd tests/testlib
 
 $(VENV)/.installed:
 	$(PYTHON) -m venv $(VENV)
@@ -116,9 +120,12 @@ $(SAMPLE).built: | $(VENV)/.installed
 
 # make test's progress: each step's number and the minutes left after it
 # starts, as measured at a load average of 3 to 4 on the 2-core machine
-# (7.2.4, 2026-12-07): style 1.5, pytest 2.5 and 2, .t 4, 4 and 3.5
-TEST_STEPS = $(if $(filter $(HG_VERSION),$(NEWEST)),6,5)
-TEST_LEFT = $(if $(filter $(HG_VERSION),$(NEWEST)),17 16 13 11 7 4,14 12 9 7 4)
+# (7.2.4, 2026-12-07): style 1.5, pytest 2.5 and 2, .t 4, 4 and 3.5,
+# Mercurial's own selection 5
+EDGE = $(filter $(HG_VERSION),$(EDGES))
+TEST_STEPS = $(if $(filter $(HG_VERSION),$(NEWEST)),7,$(if $(EDGE),6,5))
+TEST_LEFT = $(if $(filter $(HG_VERSION),$(NEWEST)),22 21 18 16 12 9 5,\
+    $(if $(EDGE),19 18 15 13 9 5,14 12 9 7 4))
 comma := ,
 step = $(if $(PROGRESS),[$(1)/$(TEST_STEPS)$(comma) about \
     $(word $(1),$(TEST_LEFT)) min left] )
@@ -132,16 +139,24 @@ test: setup
 	exit $$status
 
 # the tests of one release, without the style checks (which do not depend
-# on it)
+# on it); the oldest and the newest release (EDGES) also run Mercurial's
+# own selection, and T_PURE=no leaves out the .t tests with pure modules
+T_PURE ?= yes
 test-release: setup
 	@mkdir -p $(RESULTS); rm -f $(RESULTS)/*-$(HG_VERSION)-*.log
 	@status=0; \
 	$(MAKE) --no-print-directory test-unit PROGRESS=$(PROGRESS) || status=1; \
 	$(MAKE) --no-print-directory test-t-c PROGRESS=$(PROGRESS) || status=1; \
-	$(MAKE) --no-print-directory test-t-pure PROGRESS=$(PROGRESS) \
-	    || status=1; \
+	if [ $(T_PURE) = yes ]; then \
+	    $(MAKE) --no-print-directory test-t-pure PROGRESS=$(PROGRESS) \
+	        || status=1; \
+	fi; \
 	if [ $(HG_VERSION) = $(NEWEST) ]; then \
 	    $(MAKE) --no-print-directory test-t-chg PROGRESS=$(PROGRESS) \
+	        || status=1; \
+	fi; \
+	if [ -n "$(EDGE)" ]; then \
+	    $(MAKE) --no-print-directory test-hg-suite-ci PROGRESS=$(PROGRESS) \
 	        || status=1; \
 	fi; \
 	exit $$status
@@ -154,6 +169,7 @@ test-release: setup
 # Always the newest release's: older check-code.py still enforces Python 2
 # rules that Mercurial has dropped since.
 NEWEST := $(lastword $(MATRIX))
+EDGES := $(firstword $(MATRIX)) $(NEWEST)
 SOURCES = setup.py $(shell find hgext3rd contrib tests -name '*.py' -o -name '*.t')
 
 check:
@@ -225,15 +241,21 @@ test-t-pure:
 	@$(RUN_T) --pure $(TESTFLAGS) 2>&1 | $(BEAT) \
 	    | tee $(abspath $(RESULTS))/t-$(HG_VERSION)-pure.log
 
-# the style checks once, then each release's tests
+# the style checks once, then each release's tests: CI (.ci/run), within
+# 60 minutes. The releases between the oldest and the newest run their .t
+# tests with the C modules only (pytest still runs both policies): that
+# time (about 7 minutes) goes to Mercurial's own selection on the EDGES.
+MIDDLE = $(filter-out $(EDGES),$(MATRIX))
 test-matrix:
 	@status=0; \
 	$(MAKE) --no-print-directory check || status=1; \
 	for v in $(MATRIX); do \
 	    echo "=== Mercurial $$v"; \
-	    $(MAKE) --no-print-directory test-release HG_VERSION=$$v || status=1; \
+	    case " $(MIDDLE) " in *" $$v "*) pure=no;; *) pure=yes;; esac; \
+	    $(MAKE) --no-print-directory test-release HG_VERSION=$$v \
+	        T_PURE=$$pure || status=1; \
 	done; \
-	$(SUMMARY) $(MATRIX) || status=1; \
+	$(SUMMARY) $(MATRIX) --t-c-only $(MIDDLE) || status=1; \
 	exit $$status
 
 # Debian's own Mercurial (Debian 12: 6.3.2) with revlogperf by path, as
@@ -260,6 +282,19 @@ test-hg-suite-full: setup
 	    --shard $(SHARD) --profile $(PROFILE) --results $(SUITE_RESULTS) \
 	    --expected tests/hg-suite-expected.txt $(if $(PURE),--pure) \
 	    --extension hgext3rd/revlogperf -j $(JOBS)
+
+# CI's selection of Mercurial's own tests (tests/hg-suite-ci.txt: those
+# that write and then read in one process), with the forced profile;
+# plainly only where they do not pass with it (a passing test printed
+# core's output, its .t file). make test runs it on the EDGES.
+test-hg-suite-ci: setup
+	@mkdir -p $(RESULTS)
+	@echo "$(call step,$(TEST_STEPS))Mercurial's own tests, forced profile (Mercurial $(HG_VERSION)): tests/hg-suite-ci.txt"
+	@$(PY) contrib/hgsuite.py --hg $(HG) --tests-dir $(CACHE)/tests \
+	    --list tests/hg-suite-ci.txt --profile forced --plain-where-needed \
+	    --results $(CACHE)/hgsuite-ci --expected tests/hg-suite-expected.txt \
+	    --extension hgext3rd/revlogperf -j $(JOBS) 2>&1 | $(BEAT) \
+	    | tee $(abspath $(RESULTS))/suite-$(HG_VERSION)-forced.log
 
 # Mercurial's own tests (tests/hg-suite.txt), plainly and with revlogperf:
 # the results must not differ. About 15 minutes a run here, two runs; not in CI.

@@ -34,6 +34,7 @@ selection (tests/hg-suite-ci.txt) in half the time.
 """
 
 import argparse
+import compileall
 import difflib
 import hashlib
 import importlib.util
@@ -122,6 +123,47 @@ def read_expected(path):
                     (re.compile(pattern), reason)
                 )
     return expected
+
+
+def belongs(case, test):
+    """is result ``case`` (test.t or test.t#case...) one of ``test``'s?
+
+    A listed test may name one case of its (test-amend.t#obsstore-on),
+    run-tests.py's way.
+    """
+    return case == test or case.startswith(test + '#')
+
+
+def test_file(test):
+    return test.split('#')[0]
+
+
+def test_cases(path):
+    """the cases of a .t file, as run-tests.py makes them from its
+    ``#testcases`` lines: ['a#x', 'a#y', 'b#x', ...], or []"""
+    dimensions = []
+    with open(path, 'rb') as fp:
+        for line in fp:
+            if line.startswith(b'#testcases '):
+                dimensions.append(line.decode().split()[1:])
+    cases = ['']
+    for names in dimensions:
+        cases = [c + '#' + n if c else n for c in cases for n in names]
+    return cases if dimensions else []
+
+
+def in_release(tests_dir, test):
+    """does this release have ``test`` (or test.t#case)?
+
+    A list may name one test's case under each release's names (6.3's
+    test-share.t#safe is 7.2's test-share.t#safe#fncache).
+    """
+    path = os.path.join(tests_dir, test_file(test))
+    if not os.path.exists(path):
+        return False
+    if '#' not in test:
+        return True
+    return test.split('#', 1)[1] in test_cases(path)
 
 
 def make_test_repo(tests_dir, hg):
@@ -219,8 +261,8 @@ def differing_lines(tests_dir, case, plain, other):
         result, text = entry
         if text is not None:
             return text.splitlines()
-        name = case.split('#')[0]
-        with open(os.path.join(tests_dir, name), encoding='utf-8') as fp:
+        path = os.path.join(tests_dir, test_file(case))
+        with open(path, encoding='utf-8') as fp:
             return fp.read().splitlines()
 
     return [
@@ -251,7 +293,7 @@ def plain_needed(tests, other, known):
     for test in tests:
         if test in known:
             continue
-        cases = {c: r for c, r in other.items() if c.split('#')[0] == test}
+        cases = {c: r for c, r in other.items() if belongs(c, test)}
         if cases and all(result == 'success' for result, _ in cases.values()):
             implied.update((case, ('success', None)) for case in cases)
         else:
@@ -276,12 +318,26 @@ def save_json(path, data):
 
 def compare(args, tests, plain, other, expected):
     """one row per test (or case), and the counts"""
+
+    def position(case):
+        return [belongs(case, t) for t in tests].index(True), case
+
     cases = sorted(
-        set(other) | {c for c in plain if c.split('#')[0] in tests},
-        key=lambda name: (tests.index(name.split('#')[0]), name),
+        {
+            c
+            for c in set(other) | set(plain)
+            if any(belongs(c, t) for t in tests)
+        },
+        key=position,
     )
     rows = []
     counts = {'same': 0, 'differ': 0, 'expected': 0, 'skipped': 0}
+    # a test run-tests.py gave no result for (a case this release lacks)
+    for test in tests:
+        if not any(belongs(c, test) for c in cases):
+            rows.append({'test': test, 'status': 'differs', 'lines': []})
+            rows[-1].update(plain='missing', revlogperf='missing')
+            counts['differ'] += 1
     for case in cases:
         a = plain.get(case, ('missing', None))
         b = other.get(case, ('missing', None))
@@ -294,7 +350,7 @@ def compare(args, tests, plain, other, expected):
                 counts['same'] += 1
         else:
             lines = differing_lines(args.tests_dir, case, a, b)
-            reasons = explained(lines, expected.get(case.split('#')[0], []))
+            reasons = explained(lines, expected.get(test_file(case), []))
             if lines and reasons:
                 row['status'], row['reasons'] = 'expected', reasons
                 counts['expected'] += 1
@@ -338,19 +394,21 @@ def main(argv=None):
         tests = shard(all_tests(args.tests_dir), args.shard)
     else:
         listed = read_list(args.list)
-        tests = [
-            t for t in listed if os.path.exists(os.path.join(args.tests_dir, t))
-        ]
+        tests = [t for t in listed if in_release(args.tests_dir, t)]
         missing = sorted(set(listed) - set(tests))
         if missing:
             print('not in this release: %s' % ' '.join(missing))
     expected = read_expected(args.expected)
     make_test_repo(args.tests_dir, args.hg)
+    # each hg a test runs loads them: where PYTHONDONTWRITEBYTECODE is set,
+    # from source every time, 10% of a test's CPU time
+    compileall.compile_dir(os.path.abspath(args.extension), quiet=1)
+    compileall.compile_dir(TESTLIB, quiet=1)
 
     plain_path = args.results and os.path.join(args.results, 'plain.json')
     plain = load_plain(plain_path) if plain_path else {}
     # a test with cases is kept as test.t#case
-    known = {case.split('#')[0] for case in plain}
+    known = {t for t in tests if any(belongs(c, t) for c in plain)}
     extra = [
         'extensions.revlogperf=%s' % os.path.abspath(args.extension)
     ] + PROFILES[args.profile]

@@ -86,3 +86,45 @@ def test_helper_scripts_of_the_tests_can_import_mercurial(tmp_path):
     link = tmp_path / 'python3'
     os.symlink(os.path.realpath(sys.executable), link)
     subprocess.run([str(link), str(script)], env=env, check=True)
+
+
+def test_a_listed_case_is_compared_and_a_missing_one_differs(tmp_path):
+    (tmp_path / 'test-a.t').write_text('#testcases x y\n  $ true\n')
+    args = argparse.Namespace(tests_dir=str(tmp_path))
+    tests = ['test-a.t#y', 'test-b.t']
+    plain = {'test-a.t#x': ('failure', 'x'), 'test-a.t#y': ('success', None)}
+    other = {'test-a.t#y': ('success', None)}
+    rows, counts = hgsuite.compare(args, tests, plain, other, {})
+    # case x was not asked for; test-b.t gave no result at all
+    assert [(r['test'], r['status']) for r in rows] == [
+        ('test-b.t', 'differs'),
+        ('test-a.t#y', 'same'),
+    ]
+    assert counts['differ'] == 1 and counts['same'] == 1
+    todo, implied = hgsuite.plain_needed(tests, other, set())
+    assert todo == ['test-b.t'] and implied == {'test-a.t#y': ('success', None)}
+
+
+def test_cases_are_named_as_run_tests_names_them(tmp_path):
+    test = tmp_path / 'test-a.t'
+    test.write_text('#testcases x y\n#testcases v1 v2\n  $ true\n')
+    assert hgsuite.test_cases(str(test)) == ['x#v1', 'x#v2', 'y#v1', 'y#v2']
+    assert hgsuite.in_release(str(tmp_path), 'test-a.t#y#v2')
+    assert not hgsuite.in_release(str(tmp_path), 'test-a.t#y')
+    assert hgsuite.in_release(str(tmp_path), 'test-a.t')
+    assert not hgsuite.in_release(str(tmp_path), 'test-b.t')
+
+
+@pytest.mark.skipif(
+    not os.environ.get('HG_TESTS_DIR'), reason='no release tests (make test)'
+)
+def test_every_test_of_ci_s_selection_runs_on_this_release():
+    """a misspelt case would leave a test out of CI silently: each test
+    of tests/hg-suite-ci.txt has one entry this release runs"""
+    tests_dir = os.environ['HG_TESTS_DIR']
+    listed = hgsuite.read_list(os.path.join(ROOT, 'tests', 'hg-suite-ci.txt'))
+    files = {hgsuite.test_file(t) for t in listed}
+    running = {
+        hgsuite.test_file(t) for t in listed if hgsuite.in_release(tests_dir, t)
+    }
+    assert running == files
