@@ -27,15 +27,16 @@ setting reaches).
 A difference listed in ``--expected FILE`` (by test, and a pattern for
 each differing line) is counted apart; exits 1 when any other differs.
 
-``--plain-where-needed`` runs revlogperf first, and plainly only the tests
-that did not pass with it (and have no kept plain result): a test that
-passes printed its .t file, which is core's output. This is how CI runs its
+``--plain-where-needed`` runs plainly only the tests that did not pass
+with revlogperf (and have no kept plain result): a test that passes
+printed its .t file, which is core's output. This is how CI runs its
 selection (tests/hg-suite-ci.txt) in half the time.
 """
 
 import argparse
 import compileall
 import difflib
+import functools
 import hashlib
 import importlib.util
 import json
@@ -138,22 +139,19 @@ def test_file(test):
     return test.split('#')[0]
 
 
-def test_cases(path):
-    """the cases of a .t file, as run-tests.py makes them from its
-    ``#testcases`` lines: ['a#x', 'a#y', 'b#x', ...], or []"""
-    dimensions = []
-    with open(path, 'rb') as fp:
-        for line in fp:
-            if line.startswith(b'#testcases '):
-                dimensions.append(line.decode().split()[1:])
-    cases = ['']
-    for names in dimensions:
-        cases = [c + '#' + n if c else n for c in cases for n in names]
-    return cases if dimensions else []
+@functools.lru_cache()
+def run_tests_module(tests_dir):
+    """the release's run-tests.py as a module, for its own reading of
+    tests (its ``parsettestcases``, the same from 6.3 to 7.2)"""
+    path = os.path.join(tests_dir, 'run-tests.py')
+    spec = importlib.util.spec_from_file_location('run_tests', path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def in_release(tests_dir, test):
-    """does this release have ``test`` (or test.t#case)?
+    """does this release have ``test`` (or test.t#case...)?
 
     A list may name one test's case under each release's names (6.3's
     test-share.t#safe is 7.2's test-share.t#safe#fncache).
@@ -161,9 +159,13 @@ def in_release(tests_dir, test):
     path = os.path.join(tests_dir, test_file(test))
     if not os.path.exists(path):
         return False
-    if '#' not in test:
+    names = [n.encode() for n in test.split('#')[1:]]
+    if not names:
         return True
-    return test.split('#', 1)[1] in test_cases(path)
+    dimensions = run_tests_module(tests_dir).parsettestcases(path)
+    return len(names) == len(dimensions) and all(
+        name in dimension for name, dimension in zip(names, dimensions)
+    )
 
 
 def make_test_repo(tests_dir, hg):
@@ -335,8 +337,15 @@ def compare(args, tests, plain, other, expected):
     # a test run-tests.py gave no result for (a case this release lacks)
     for test in tests:
         if not any(belongs(c, test) for c in cases):
-            rows.append({'test': test, 'status': 'differs', 'lines': []})
-            rows[-1].update(plain='missing', revlogperf='missing')
+            rows.append(
+                {
+                    'test': test,
+                    'plain': 'missing',
+                    'revlogperf': 'missing',
+                    'status': 'differs',
+                    'lines': [],
+                }
+            )
             counts['differ'] += 1
     for case in cases:
         a = plain.get(case, ('missing', None))
@@ -412,8 +421,8 @@ def main(argv=None):
     extra = [
         'extensions.revlogperf=%s' % os.path.abspath(args.extension)
     ] + PROFILES[args.profile]
+    other, other_time = run(args, tests, extra)
     if args.plain_where_needed:
-        other, other_time = run(args, tests, extra)
         todo, implied = plain_needed(tests, other, known)
     else:
         todo, implied = [t for t in tests if t not in known], {}
@@ -423,8 +432,6 @@ def main(argv=None):
         save_json(plain_path, plain)
     # implied results are not kept: the next run may not imply them
     plain.update(implied)
-    if not args.plain_where_needed:
-        other, other_time = run(args, tests, extra)
 
     rows, counts = compare(args, tests, plain, other, expected)
     print('%-55s %-14s %-14s' % ('test', 'plain', 'revlogperf'))

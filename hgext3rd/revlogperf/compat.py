@@ -207,6 +207,14 @@ def is_delaying(cl):
     return delaying
 
 
+def times_every_filtered_changelog_read(prop):
+    """whether core's ``repoview.changelog`` property ``prop`` runs every
+    read in ``util.timedcm``, not only the computation of the filtered
+    revisions"""
+    # hg < 7.2.1 (repofilter.py)
+    return 'timedcm' in prop.fget.__code__.co_names
+
+
 def _know_revlog():
     """the names that depend on the revlog module, set once it is executed
 

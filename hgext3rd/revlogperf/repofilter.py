@@ -1,6 +1,6 @@
 # repofilter.py - a filtered repository's changelog, timed only when computed
 #
-# Up to Mercurial 7.2, every read of a filtered repository's ``changelog``
+# Up to Mercurial 7.2.0, every read of a filtered repository's ``changelog``
 # ran inside ``util.timedcm``, a generator-based context manager with a
 # tracing span, though the filtered revisions are computed once:
 # ``repo[rev]`` reads it, and each changeset's text again, so ``hg log``
@@ -23,14 +23,14 @@ replaced = None
 
 def install():
     """put the property on ``repoview.repoview`` where core's times every
-    read (hg <= 7.2)"""
+    read (hg < 7.2.1)"""
     global replaced
     core = vars(repoview.repoview).get('changelog')
     fget = getattr(core, 'fget', None)
     # another extension's property stays
     if getattr(fget, '__module__', None) != repoview.__name__:
         return
-    if 'timedcm' in fget.__code__.co_names:  # hg <= 7.2
+    if compat.times_every_filtered_changelog_read(core):
         replaced = core
         repoview.repoview.changelog = property(_changelog, doc=core.__doc__)
 

@@ -1,5 +1,5 @@
 """a filtered repository's changelog is core's, read without a timer on
-releases whose property times every read (hg <= 7.2)"""
+releases whose property times every read (hg < 7.2.1)"""
 
 import os
 import subprocess

@@ -21,12 +21,21 @@ def write(folder, name, text):
     (folder / name).write_text(text)
 
 
+def passing_steps(folder, version, t_policies=('c', 'pure')):
+    """the style checks, pytest and the .t tests of ``version``, passed"""
+    write(folder, 'style.log', 'style: ok\n')
+    write(folder, 'pytest-%s-c.log' % version, '10 passed, 1 skipped in 3s\n')
+    write(folder, 'pytest-%s-py.log' % version, '10 passed in 3s\n')
+    for policy in t_policies:
+        write(
+            folder,
+            't-%s-%s.log' % (version, policy),
+            '# Ran 3 tests, 0 skipped, 0 failed.\n',
+        )
+
+
 def test_the_hg_suite_step_counts_differences_as_failures(tmp_path, capsys):
-    write(tmp_path, 'style.log', 'style: ok\n')
-    write(tmp_path, 'pytest-7.2.4-c.log', '10 passed, 1 skipped in 3s\n')
-    write(tmp_path, 'pytest-7.2.4-py.log', '10 passed in 3s\n')
-    write(tmp_path, 't-7.2.4-c.log', '# Ran 3 tests, 0 skipped, 0 failed.\n')
-    write(tmp_path, 't-7.2.4-pure.log', '# Ran 3 tests, 0 skipped, 0 failed.\n')
+    passing_steps(tmp_path, '7.2.4')
     write(tmp_path, 'suite-7.2.4-forced.log', SUITE)
     assert testsummary.main(str(tmp_path), ['7.2.4']) == 1
     out = capsys.readouterr().out
@@ -45,10 +54,7 @@ def test_a_step_that_gave_no_result_is_a_failure(tmp_path, capsys):
 
 
 def test_a_middle_release_of_ci_runs_its_t_tests_with_c_only(tmp_path, capsys):
-    write(tmp_path, 'style.log', 'style: ok\n')
-    write(tmp_path, 'pytest-6.6.3-c.log', '10 passed in 3s\n')
-    write(tmp_path, 'pytest-6.6.3-py.log', '10 passed in 3s\n')
-    write(tmp_path, 't-6.6.3-c.log', '# Ran 3 tests, 0 skipped, 0 failed.\n')
+    passing_steps(tmp_path, '6.6.3', t_policies=('c',))
     assert testsummary.main(str(tmp_path), ['6.6.3'], ['6.6.3']) == 0
     out = capsys.readouterr().out
     assert '.t c 3 passed\n' in out
