@@ -19,6 +19,10 @@ suite. With ``--results DIR``, the plain results are kept in
 DIR/plain.json and reused: they do not change when revlogperf does. Each
 profile's comparison goes to DIR/PROFILE/shard-K-of-N.json.
 
+``--record LEDGER`` keeps each test's comparison, and the commit and time
+of its shard, in a committed ledger (see suiteledger.py); ``--shard
+next/N`` then runs the first shard of N that the ledger lacks.
+
 Profiles: ``defaults`` is revlogperf as users get it; ``forced`` engages
 every mechanism at any size (thresholds at 0, two data maps, a 32 KB walk
 cache, filelog maps, and ``tests/testlib/forcegates.py`` for the gates no
@@ -46,6 +50,8 @@ import subprocess
 import sys
 import tempfile
 import time
+
+import suiteledger
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TESTLIB = os.path.join(HERE, '..', 'tests', 'testlib')
@@ -381,6 +387,9 @@ def main(argv=None):
     ap.add_argument('--shard', default='1/1', help='K/N (with --all)')
     ap.add_argument('--profile', choices=sorted(PROFILES), default='defaults')
     ap.add_argument('--results', help='keep results in this folder')
+    ap.add_argument(
+        '--record', metavar='LEDGER', help='keep the comparison in LEDGER'
+    )
     ap.add_argument('--expected', help='the expected differences')
     ap.add_argument(
         '--pure', action='store_true', help='the pure module policy'
@@ -399,6 +408,14 @@ def main(argv=None):
     # run-tests.py runs in the tests directory
     args.hg = os.path.abspath(args.hg)
 
+    if args.all and args.shard.startswith('next/'):
+        if not args.record:
+            raise SystemExit('--shard next/N needs --record LEDGER')
+        count = int(args.shard.split('/')[1])
+        args.shard = suiteledger.next_shard(args.record, count)
+        if args.shard is None:
+            print('%s has every shard of %d' % (args.record, count))
+            return 0
     if args.all:
         tests = shard(all_tests(args.tests_dir), args.shard)
     else:
@@ -471,6 +488,15 @@ def main(argv=None):
         save_json(
             os.path.join(args.results, args.profile, name),
             {'rows': rows, 'counts': counts, 'summary': summary},
+        )
+    if args.record:
+        suiteledger.record(
+            args.record,
+            args.shard if args.all else os.path.basename(args.list),
+            rows,
+            plain_time + other_time,
+            suiteledger.revision(args.extension),
+            len(all_tests(args.tests_dir)),
         )
     print(summary)
     return 1 if counts['differ'] else 0
