@@ -144,3 +144,15 @@ def test_every_test_of_ci_s_selection_runs_on_this_release():
         hgsuite.test_file(t) for t in listed if hgsuite.in_release(tests_dir, t)
     }
     assert running == files
+
+
+def test_the_next_shard_comes_from_a_ledger(tmp_path, capsys):
+    common = ['--hg', 'hg', '--tests-dir', str(tmp_path), '--extension', '.']
+    with pytest.raises(SystemExit, match='needs --record'):
+        hgsuite.main(common + ['--all', '--shard', 'next/2'])
+    ledger = str(tmp_path / 'ledger.jsonl')
+    for k in (1, 2):
+        hgsuite.suiteledger.record(ledger, '%d/2' % k, [], 1, 'abc', 2)
+    argv = common + ['--all', '--shard', 'next/2', '--record', ledger]
+    assert hgsuite.main(argv) == 0
+    assert 'has every shard of 2' in capsys.readouterr().out
