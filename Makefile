@@ -268,15 +268,15 @@ test-debian:
 	@cd tests && /usr/bin/python3 $(abspath .cache/hg-6.3.3/tests/run-tests.py) \
 	    --with-hg=/usr/bin/hg -j$(JOBS) $(TESTFLAGS)
 
-# Mercurial's whole suite, in shards: SHARD=K/N runs every N-th test from
-# the K-th (next/32, the default: the first shard the ledger lacks) with
-# revlogperf's PROFILE (forced: every mechanism at any size; defaults),
-# and plainly those that did not pass with it (a passing test printed
-# core's output), kept per release and policy in
-# .cache/hg-X.Y.Z/hgsuite*/plain.json; PURE=1 with the pure modules. Each
-# test's comparison goes to the committed ledger, tests/hg-suite-results/:
-# the suite takes longer than a session. 4 to 8 minutes a shard here.
-SHARD ?= next/32
+# Mercurial's whole suite, in shards: SHARD=K/N runs every N-th test or
+# case from the K-th (next/40, the default: of the first shard with
+# results the ledger lacks, those) with revlogperf's PROFILE (forced:
+# every mechanism at any size; defaults), and plainly those that did not
+# pass with it (a passing test printed core's output), kept per release
+# and policy in .cache/hg-X.Y.Z/hgsuite*/plain.json; PURE=1 with the pure
+# modules. Each comparison goes to the committed ledger,
+# tests/hg-suite-results/: the suite takes longer than a session.
+SHARD ?= next/40
 PROFILE ?= forced
 PURE ?=
 SUITE_RESULTS = $(CACHE)/hgsuite$(if $(PURE),-pure)

@@ -14,14 +14,15 @@ when both pass, both are skipped, or both fail with the same output.
 
 ``--list FILE`` runs the tests named in FILE (those DIR has); ``--all``
 runs every test of the release (``test-*.t`` and ``test-*.py``), or with
-``--shard K/N`` every N-th of them from the K-th, so that N runs cover the
-suite. With ``--results DIR``, the plain results are kept in
+``--shard K/N`` every N-th of its tests and cases from the K-th, so that
+N runs cover the suite. With ``--results DIR``, the plain results are kept in
 DIR/plain.json and reused: they do not change when revlogperf does. Each
 profile's comparison goes to DIR/PROFILE/shard-K-of-N.json.
 
 ``--record LEDGER`` keeps each test's comparison, and the commit and time
 of its shard, in a committed ledger (see suiteledger.py); ``--shard
-next/N`` then runs the first shard of N that the ledger lacks.
+next/N`` then runs, of the first shard of N with a test or case the
+ledger lacks, those it lacks.
 
 Profiles: ``defaults`` is revlogperf as users get it; ``forced`` engages
 every mechanism at any size (thresholds at 0, two data maps, a 32 KB walk
@@ -43,6 +44,7 @@ import difflib
 import functools
 import hashlib
 import importlib.util
+import itertools
 import json
 import os
 import re
@@ -89,6 +91,25 @@ def all_tests(tests_dir):
         if name.startswith('test-')
         and (name.endswith('.t') or name.endswith('.py'))
     )
+
+
+def all_cases(tests_dir):
+    """every result of a release: each test, or each case of a test with
+    cases, named as run-tests.py names them (test.t#case#case)
+
+    Shards split these, not tests: test-copies-chain-merge.t's ten cases,
+    six minutes each, made one shard of 32 tests take 25 minutes.
+    """
+    parse = run_tests_module(tests_dir).parsettestcases
+    cases = []
+    for test in all_tests(tests_dir):
+        dimensions = parse(os.path.join(tests_dir, test))
+        if not dimensions:
+            cases.append(test)
+            continue
+        for names in itertools.product(*dimensions):
+            cases.append('#'.join([test] + [n.decode() for n in names]))
+    return cases
 
 
 def shard(tests, spec):
@@ -412,12 +433,16 @@ def main(argv=None):
         if not args.record:
             raise SystemExit('--shard next/N needs --record LEDGER')
         count = int(args.shard.split('/')[1])
-        args.shard = suiteledger.next_shard(args.record, count)
+        every = all_cases(args.tests_dir)
+        shards = [
+            shard(every, '%d/%d' % (k, count)) for k in range(1, count + 1)
+        ]
+        args.shard, tests = suiteledger.next_shard(args.record, shards)
         if args.shard is None:
-            print('%s has every shard of %d' % (args.record, count))
+            print('%s has every result of the release' % args.record)
             return 0
-    if args.all:
-        tests = shard(all_tests(args.tests_dir), args.shard)
+    elif args.all:
+        tests = shard(all_cases(args.tests_dir), args.shard)
     else:
         listed = read_list(args.list)
         tests = [t for t in listed if in_release(args.tests_dir, t)]
@@ -497,6 +522,7 @@ def main(argv=None):
             plain_time + other_time,
             suiteledger.revision(args.extension),
             len(all_tests(args.tests_dir)),
+            len(all_cases(args.tests_dir)),
         )
     print(summary)
     return 1 if counts['differ'] else 0

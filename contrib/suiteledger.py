@@ -10,8 +10,9 @@ day and how long it took. It is committed: a whole suite takes longer
 than a session, and a machine's .cache does not outlive one. Its first
 line describes the shards; each other line is one test (or case).
 
-With ledgers as arguments, prints for each: shards done, tests compared,
-same, differ, expected, skipped in both, and the shards still to run.
+With ledgers as arguments, prints for each: tests and results compared
+(of the release's), same, differ, expected, skipped in both, and the
+time and commits of the runs.
 """
 
 import json
@@ -68,14 +69,14 @@ def revision(directory):
     return node + ('+' if changed.strip() else '')
 
 
-def record(path, label, rows, seconds, commit, total, today=None):
+def record(path, label, rows, seconds, commit, tests, results, today=None):
     """keep a run's rows: each replaces the test's older one
 
-    ``label`` is the shard (K/N) or the list a run ran; ``total`` the
-    release's number of tests.
+    ``label`` is the shard (K/N) or the list a run ran; ``tests`` and
+    ``results`` the release's numbers of tests and of tests and cases.
     """
     meta, kept = load(path)
-    meta['tests'] = total
+    meta['tests'], meta['results'] = tests, results
     meta['shards'][label] = {
         'commit': commit,
         'date': today or time.strftime('%Y-%m-%d'),
@@ -90,13 +91,15 @@ def record(path, label, rows, seconds, commit, total, today=None):
     save(path, meta, kept)
 
 
-def next_shard(path, count):
-    """the first shard of ``count`` that the ledger has no run of"""
-    meta, _rows = load(path)
-    for k in range(1, count + 1):
-        if '%d/%d' % (k, count) not in meta['shards']:
-            return '%d/%d' % (k, count)
-    return None
+def next_shard(path, shards):
+    """the first of ``shards`` (lists of tests and cases) with one the
+    ledger lacks, as K/N, and those it lacks; (None, []) when none"""
+    _meta, rows = load(path)
+    for k, shard in enumerate(shards, 1):
+        missing = [case for case in shard if case not in rows]
+        if missing:
+            return '%d/%d' % (k, len(shards)), missing
+    return None, []
 
 
 def summarize(path):
@@ -109,22 +112,18 @@ def summarize(path):
         else:
             counts[row['status']] += 1
     shards = meta['shards']
-    sizes = {label.split('/')[1] for label in shards if '/' in label}
-    left = []
-    for size in sizes:
-        n = int(size)
-        left += [k for k in range(1, n + 1) if '%d/%d' % (k, n) not in shards]
     tested = {row['test'].split('#')[0] for row in rows.values()}
     seconds = sum(s['seconds'] for s in shards.values())
     commits = sorted({s['commit'] for s in shards.values()})
     lines = [
-        '%s: %d of %s tests (%d results): %d same, %d differ, %d expected,'
-        ' %d skipped in both; %d s in %d runs, at %s'
+        '%s: %d of %s tests, %d of %s results: %d same, %d differ,'
+        ' %d expected, %d skipped in both; %d s in %d runs, at %s'
         % (
             os.path.basename(path),
             len(tested),
             meta.get('tests', '?'),
             len(rows),
+            meta.get('results', '?'),
             counts['same'],
             counts['differs'],
             counts['expected'],
@@ -134,10 +133,6 @@ def summarize(path):
             ', '.join(commits) or 'no commit',
         )
     ]
-    if left:
-        lines.append(
-            '  shards to run: %s of %s' % (compress(left), '/'.join(sizes))
-        )
     for test, row in sorted(rows.items()):
         if row['status'] == 'differs':
             lines.append(
@@ -145,17 +140,6 @@ def summarize(path):
                 % (test, row['plain'], row['revlogperf'])
             )
     return '\n'.join(lines)
-
-
-def compress(numbers):
-    """1,2,3,5 -> 1-3,5"""
-    spans = []
-    for n in sorted(numbers):
-        if spans and spans[-1][1] == n - 1:
-            spans[-1][1] = n
-        else:
-            spans.append([n, n])
-    return ','.join(str(a) if a == b else '%d-%d' % (a, b) for a, b in spans)
 
 
 def main(argv=None):

@@ -151,8 +151,16 @@ def test_the_next_shard_comes_from_a_ledger(tmp_path, capsys):
     with pytest.raises(SystemExit, match='needs --record'):
         hgsuite.main(common + ['--all', '--shard', 'next/2'])
     ledger = str(tmp_path / 'ledger.jsonl')
-    for k in (1, 2):
-        hgsuite.suiteledger.record(ledger, '%d/2' % k, [], 1, 'abc', 2)
+    (tmp_path / 'run-tests.py').write_text(
+        'def parsettestcases(path):\n'
+        '    return [[b"a", b"b"]] if path.endswith(".t") else []\n'
+    )
+    (tmp_path / 'test-x.t').write_text('')
+    (tmp_path / 'test-y.py').write_text('')
+    cases = hgsuite.all_cases(str(tmp_path))
+    assert cases == ['test-x.t#a', 'test-x.t#b', 'test-y.py']
+    done = [{'test': c, 'plain': 'success', 'status': 'same'} for c in cases]
+    hgsuite.suiteledger.record(ledger, 'list', done, 1, 'abc', 2, 3)
     argv = common + ['--all', '--shard', 'next/2', '--record', ledger]
     assert hgsuite.main(argv) == 0
-    assert 'has every shard of 2' in capsys.readouterr().out
+    assert 'has every result of the release' in capsys.readouterr().out

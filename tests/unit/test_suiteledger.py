@@ -20,14 +20,20 @@ def rows(*items):
 
 def test_a_later_run_replaces_a_test_s_row(tmp_path):
     ledger = str(tmp_path / 'r' / '7.2.4-c-forced.jsonl')
-    assert suiteledger.next_shard(ledger, 3) == '1/3'
+    shards = [['test-a.t', 'test-b.t#x'], ['test-b.t#y'], ['test-c.py']]
+    assert suiteledger.next_shard(ledger, shards) == ('1/3', shards[0])
     first = rows(
         ('test-a.t', 'success', 'failure 0a1b2c', 'differs'),
         ('test-b.t#x', 'skip', 'skip', 'same'),
     )
     first[0]['lines'] = ['+ line %d' % i for i in range(50)]
-    suiteledger.record(ledger, '1/3', first, 100.4, 'abc1234', 9, '2026-12-07')
-    assert suiteledger.next_shard(ledger, 3) == '2/3'
+    suiteledger.record(
+        ledger, '1/3', first, 100.4, 'abc1234', 3, 4, '2026-12-07'
+    )
+    assert suiteledger.next_shard(ledger, shards) == ('2/3', ['test-b.t#y'])
+    # a shard is done when its tests and cases are, whichever run did them
+    finer = [['test-a.t'], ['test-b.t#x', 'test-c.py'], ['test-b.t#y']]
+    assert suiteledger.next_shard(ledger, finer) == ('2/3', ['test-c.py'])
     meta, kept = suiteledger.load(ledger)
     assert meta['shards']['1/3'] == {
         'commit': 'abc1234',
@@ -37,14 +43,13 @@ def test_a_later_run_replaces_a_test_s_row(tmp_path):
     }
     assert len(kept['test-a.t']['lines']) == 20
     summary = suiteledger.summarize(ledger)
-    assert '2 of 9 tests (2 results): 0 same, 1 differ' in summary
+    assert '2 of 3 tests, 2 of 4 results: 0 same, 1 differ' in summary
     assert '1 skipped in both' in summary
-    assert 'shards to run: 2-3 of 3' in summary
     assert 'differs: test-a.t (success, failure 0a1b2c)' in summary
 
     # the fix's rerun of that one test replaces its row, not the shard's
     again = rows(('test-a.t', 'success', 'success', 'same'))
-    suiteledger.record(ledger, 'rerun.txt', again, 5, 'def5678', 9)
+    suiteledger.record(ledger, 'rerun.txt', again, 5, 'def5678', 3, 4)
     meta, kept = suiteledger.load(ledger)
     assert kept['test-a.t']['shard'] == 'rerun.txt'
     assert 'lines' not in kept['test-a.t']
