@@ -288,7 +288,7 @@ test-hg-suite-full: setup
 	    --expected tests/hg-suite-expected.txt $(if $(PURE),--pure) \
 	    --extension hgext3rd/revlogperf -j $(JOBS)
 
-# what the ledgers hold, and the shards each still lacks
+# what the ledgers hold, and the results that differ
 hg-suite-report:
 	@python3 contrib/suiteledger.py tests/hg-suite-results/*.jsonl
 

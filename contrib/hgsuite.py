@@ -429,11 +429,13 @@ def main(argv=None):
     # run-tests.py runs in the tests directory
     args.hg = os.path.abspath(args.hg)
 
-    if args.all and args.shard.startswith('next/'):
-        if not args.record:
-            raise SystemExit('--shard next/N needs --record LEDGER')
+    following = args.all and args.shard.startswith('next/')
+    if following and not args.record:
+        raise SystemExit('--shard next/N needs --record LEDGER')
+    # the release's tests and cases: parsed once, ~900 files
+    every = all_cases(args.tests_dir) if args.all or args.record else []
+    if following:
         count = int(args.shard.split('/')[1])
-        every = all_cases(args.tests_dir)
         shards = [
             shard(every, '%d/%d' % (k, count)) for k in range(1, count + 1)
         ]
@@ -442,7 +444,7 @@ def main(argv=None):
             print('%s has every result of the release' % args.record)
             return 0
     elif args.all:
-        tests = shard(all_cases(args.tests_dir), args.shard)
+        tests = shard(every, args.shard)
     else:
         listed = read_list(args.list)
         tests = [t for t in listed if in_release(args.tests_dir, t)]
@@ -521,8 +523,8 @@ def main(argv=None):
             rows,
             plain_time + other_time,
             suiteledger.revision(args.extension),
-            len(all_tests(args.tests_dir)),
-            len(all_cases(args.tests_dir)),
+            len({test_file(case) for case in every}),
+            len(every),
         )
     print(summary)
     return 1 if counts['differ'] else 0

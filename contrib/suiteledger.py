@@ -24,6 +24,11 @@ import time
 STATUSES = ('same', 'differs', 'expected')
 
 
+def test_of(row):
+    """the test file a row (test.t or test.t#case...) is a result of"""
+    return row['test'].split('#')[0]
+
+
 def load(path):
     """(meta, {test: row}); an empty ledger where none is kept yet"""
     meta, rows = {'shards': {}}, {}
@@ -81,7 +86,7 @@ def record(path, label, rows, seconds, commit, tests, results, today=None):
         'commit': commit,
         'date': today or time.strftime('%Y-%m-%d'),
         'seconds': round(seconds),
-        'tests': len({row['test'].split('#')[0] for row in rows}),
+        'tests': len({test_of(row) for row in rows}),
     }
     for row in rows:
         row = {**row, 'shard': label}
@@ -103,7 +108,7 @@ def next_shard(path, shards):
 
 
 def summarize(path):
-    """one paragraph: what the ledger holds, and what is left to run"""
+    """one paragraph: what the ledger holds, and any result that differs"""
     meta, rows = load(path)
     counts = dict.fromkeys(STATUSES + ('skipped',), 0)
     for row in rows.values():
@@ -112,7 +117,7 @@ def summarize(path):
         else:
             counts[row['status']] += 1
     shards = meta['shards']
-    tested = {row['test'].split('#')[0] for row in rows.values()}
+    tested = {test_of(row) for row in rows.values()}
     seconds = sum(s['seconds'] for s in shards.values())
     commits = sorted({s['commit'] for s in shards.values()})
     lines = [
