@@ -59,6 +59,26 @@ def test_a_difference_is_expected_only_if_every_line_is(tmp_path):
     assert counts['skipped'] == 1
 
 
+def test_an_expected_line_that_moves_does_not_hide_others(tmp_path):
+    # a race's line, expected to come and go, printed after another
+    # command in each run: the diff takes that command's lines with it
+    listed = tmp_path / 'expected.txt'
+    listed.write_text(
+        '# why: a race prints it, in core too\ntest-a.t\t^[-+]  boom$\n'
+    )
+    expected = hgsuite.read_expected(str(listed))
+    args = argparse.Namespace(tests_dir=str(tmp_path))
+    plain = {'test-a.t': ('failure', '  $ a\n  boom\n  $ b\n  out\n')}
+    moved = {'test-a.t': ('failure', '  $ a\n  $ b\n  out\n  boom\n')}
+    rows, counts = hgsuite.compare(args, ['test-a.t'], plain, moved, expected)
+    assert counts['expected'] == 1, rows
+    assert rows[0]['reasons'] == ['a race prints it, in core too']
+    # without the race's lines the outputs must still be the same
+    other = {'test-a.t': ('failure', '  $ a\n  $ b\n  other\n  boom\n')}
+    rows, counts = hgsuite.compare(args, ['test-a.t'], plain, other, expected)
+    assert counts['differ'] == 1
+
+
 def test_only_what_did_not_pass_is_run_plainly():
     other = {
         'test-pass.t': ('success', None),
