@@ -216,6 +216,28 @@ a union repository of a clone and the repository it was cloned from
   [0]
   same history, working copy and verify
 
+a clone of a union repository: of the base and a clone of it with one more
+changeset. Its changegroup takes deltas from the revlogs' chunks, which
+Mercurial 6.3's union revlogs read their own way
+
+  $ for side in core revlogperf; do
+  >   hg clone -q base $side-union
+  >   echo more >> $side-union/f0
+  >   hg -R $side-union commit -q -m more -u test -d '0 0'
+  > done
+  $ in=-union
+  $ both clone -q -U "union:$TESTTMP/base+." .hg/union-clone
+  [0]
+  same history, working copy and verify
+  $ both log -R .hg/union-clone -r 'tip' -T '{rev}:{node|short} {desc}\n'
+  151:* more (glob)
+  [0]
+  same history, working copy and verify
+  $ both verify -q -R .hg/union-clone
+  [0]
+  same history, working copy and verify
+  $ in=
+
 commit --amend again, with obsolescence markers
 
   $ for rc in "$HGRCPATH" "$TESTTMP/core.hgrc"; do

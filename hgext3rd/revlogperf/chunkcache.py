@@ -120,8 +120,15 @@ read oldest first, each chunk once: keeping them all made ``verify``
 
 def give_cache(owner):
     """a cache of decompressed chunks for ``owner``, where core gives it
-    none (hg <= 6.5), else None; ``read_through`` puts it to use"""
+    none (hg <= 6.5) and reads its chunks as ``revlog`` does, else None;
+    ``read_through`` puts it to use"""
     if not compat.NO_CORE_CHUNK_CACHE:
+        return None
+    # bundle and union revlogs read some chunks from another file, through
+    # a ``_chunk`` of their own (6.3's union one takes no ``df``): they
+    # read as core reads them
+    klass, core = type(owner), compat.DECOMPRESSION_OWNER
+    if klass._chunk is not core._chunk or klass._chunks is not core._chunks:
         return None
     cache = util.lrucachedict(CHUNK_COUNT, maxcost=FIRST_MAX_COST)
     setattr(owner, compat.CHUNK_CACHE, cache)
