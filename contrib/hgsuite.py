@@ -150,9 +150,11 @@ def read_expected(path):
                         '%s:%d: expected "TEST<tab>PATTERN" under a'
                         ' "# why:" line' % (path, number)
                     )
-                expected.setdefault(test, []).append(
-                    (re.compile(pattern), reason)
-                )
+                # one entry may name several tests: TEST,TEST<tab>PATTERN
+                for name in test.split(','):
+                    expected.setdefault(name, []).append(
+                        (re.compile(pattern), reason)
+                    )
     return expected
 
 

@@ -32,6 +32,12 @@ def test_every_expected_difference_has_a_reason(tmp_path):
     assert expected
     for entries in expected.values():
         assert all(len(reason) > 20 for _pattern, reason in entries)
+    shared = tmp_path / 'shared.txt'
+    shared.write_text(
+        '# why: one race, in two tests\ntest-x.t,test-y.t\t^-a$\n'
+    )
+    both = hgsuite.read_expected(str(shared))
+    assert sorted(both) == ['test-x.t', 'test-y.t']
     bare = tmp_path / 'bare.txt'
     bare.write_text('test-x.t\t^\\+foo\n')
     with pytest.raises(SystemExit):
